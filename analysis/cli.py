@@ -1,0 +1,42 @@
+"""The `gamecheck` command line: one subcommand per module of analysis.commands."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from analysis.commands import games, sudoku
+from models.errors import GamecheckError
+
+COMMANDS = (games, sudoku)
+USAGE_ERROR = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gamecheck",
+        description="Analyse General Game Playing games with SAT and CP-SAT solvers.",
+    )
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in COMMANDS:
+        command.register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one subcommand; bad input gives one sentence on stderr and exit status 2."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args) or 0
+    except GamecheckError as error:
+        print(f"gamecheck: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    except KeyboardInterrupt:
+        print("gamecheck: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""One module per `gamecheck` subcommand; each has `register(subparsers)`."""

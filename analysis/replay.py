@@ -1,0 +1,42 @@
+"""Replay solver witnesses on a game's plain move generator before anything is printed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from models.base import Game, State
+from models.errors import GamecheckError
+
+
+class ReplayError(Exception):
+    """A solver witness that the move generator rejects: a bug in gamecheck, not bad input."""
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The states a line of play visits, from the initial state to `states[-1]`."""
+
+    states: tuple[State, ...]
+    terminal: bool
+    goals: tuple[int, ...] | None
+
+
+def replay_line(game: Game, steps: Sequence[Sequence[str]], start: State | None = None) -> Replay:
+    """Play joint actions (GDL text, role order) with legality checked at every step."""
+    state = game.initial_state() if start is None else start
+    states = [state]
+    for number, joint_text in enumerate(steps, start=1):
+        try:
+            joint = tuple(
+                game.parse_action(role, text)
+                for role, text in zip(game.roles, joint_text, strict=True)
+            )
+            state = game.next(state, joint)
+        except (GamecheckError, ValueError) as error:
+            raise ReplayError(
+                f"{game.name}: step {number} ({' '.join(joint_text)}): {error}"
+            ) from None
+        states.append(state)
+    terminal = game.is_terminal(state)
+    return Replay(tuple(states), terminal, game.goals(state) if terminal else None)

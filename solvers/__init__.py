@@ -1,0 +1,1 @@
+"""Everything that turns a game into constraints and solves them."""
