@@ -32,10 +32,10 @@ from solvers.gdl.syntax import (
     Or,
     Position,
     Rule,
-    args_of,
     is_ground,
     literal_variables,
     normal_rules,
+    relation_of,
     variables,
 )
 
@@ -176,11 +176,16 @@ def _atoms(literal: Literal) -> Iterator[Atom]:
             yield from _atoms(part)
 
 
+def _body_atoms(rules: Iterable[Rule]) -> Iterator[Atom]:
+    for rule in rules:
+        for literal in rule.body:
+            yield from _atoms(literal)
+
+
 def _all_atoms(rules: Iterable[Rule]) -> Iterator[Atom]:
     for rule in rules:
         yield rule.head
-        for literal in rule.body:
-            yield from _atoms(literal)
+        yield from _body_atoms((rule,))
 
 
 def _terms_with_positions(rules: Iterable[Rule]) -> Iterator[tuple[Term, Position]]:
@@ -324,13 +329,12 @@ def _keyword_placement(sheet: _Sheet) -> Iterator[Finding]:
                 "role can only appear in facts such as (role white), not as a rule head",
                 rule.head.position,
             )
-        for literal in rule.body:
-            for atom in _atoms(literal):
-                if atom.relation in HEAD_ONLY:
-                    yield _error(
-                        f"{atom.relation} cannot appear in a rule body, only as a rule head or fact",
-                        atom.position,
-                    )
+        for atom in _body_atoms((rule,)):
+            if atom.relation in HEAD_ONLY:
+                yield _error(
+                    f"{atom.relation} cannot appear in a rule body, only in rule heads and facts",
+                    atom.position,
+                )
 
 
 def _keyword_dependencies(sheet: _Sheet) -> Iterator[Finding]:
@@ -368,6 +372,11 @@ def _roles(sheet: _Sheet) -> Iterator[Finding]:
         if len(rule.head.args) != 1:
             continue
         role = rule.head.args[0]
+        if not isinstance(role, str):
+            yield _error(
+                f"role {term_text(role)} is not a constant (gamecheck needs role names)",
+                rule.head.position,
+            )
         if role in roles:
             yield _warning(
                 f"role {term_text(role)} is declared twice (first at {roles[role]})",
@@ -407,10 +416,8 @@ def _is_goal_value(term: Term) -> bool:
 def _undefined_and_unused(sheet: _Sheet) -> Iterator[Finding]:
     """Relations used but never defined (always false) or defined but never used."""
     used: dict[str, Position] = {}
-    for rule in sheet.rules:
-        for literal in rule.body:
-            for atom in _atoms(literal):
-                used.setdefault(atom.relation, atom.position)
+    for atom in _body_atoms(sheet.rules):
+        used.setdefault(atom.relation, atom.position)
     for relation, position in used.items():
         if relation not in sheet.defined and relation not in BODY_ONLY:
             yield _warning(
@@ -433,26 +440,19 @@ def _unreachable_true_and_does(sheet: _Sheet) -> Iterator[Finding]:
             for rule in sheet.heads(source)
             if len(rule.head.args) > argument
         ]
-        if not made or any(isinstance(term, str) and term.startswith("?") for term in made):
+        names = {relation_of(term) for term in made}
+        if not names or any(name.startswith("?") for name in names):
             continue
-        names = {_functor(term) for term in made}
-        for rule in sheet.rules:
-            for literal in rule.body:
-                for atom in _atoms(literal):
-                    args = atom.args
-                    if atom.relation != keyword or len(args) <= argument:
-                        continue
-                    name = _functor(args[argument])
-                    if not name.startswith("?") and name not in names:
-                        producers = " or ".join(sources)
-                        yield _warning(
-                            f"{term_text(atom.term)} never holds: no {producers} rule makes a {name} term",
-                            atom.position,
-                        )
-
-
-def _functor(term: Term) -> str:
-    return term if isinstance(term, str) else term[0]
+        for atom in _body_atoms(sheet.rules):
+            if atom.relation != keyword or len(atom.args) <= argument:
+                continue
+            name = relation_of(atom.args[argument])
+            if not name.startswith("?") and name not in names:
+                yield _warning(
+                    f"{term_text(atom.term)} never holds: no {' or '.join(sources)} rule "
+                    f"makes a {name} term",
+                    atom.position,
+                )
 
 
 def _missing_keywords(sheet: _Sheet) -> Iterator[Finding]:
@@ -469,7 +469,7 @@ def _case_only_differences(sheet: _Sheet) -> Iterator[Finding]:
         spellings[atom.relation.lower()].setdefault(atom.relation, atom.position)
     for term, position in _terms_with_positions(sheet.rules):
         for sub in _subterms(term):
-            name = _functor(sub)
+            name = relation_of(sub)
             if not name.startswith("?"):
                 spellings[name.lower()].setdefault(name, position)
     for rule in sheet.rules:

@@ -10,14 +10,17 @@ combination of facts is tried once, when its last fact comes off the agenda (sem
 
 Each rule is compiled into join plans: one for its first firing and one per body atom of its
 own component (the *trigger*). A plan is a sequence of steps in which every atom is looked up
-through a hash index on the arguments already bound, and negations and distincts run as soon
-as their variables are bound.
+through a hash index on the places (argument or nested subterm) already known, and negations
+and distincts run as soon as their variables are bound. Variables live in numbered slots of one
+list per firing: the plan order fixes which step writes each slot, so backtracking simply
+overwrites it. Compiled patterns use an `int` for a slot, a `str` for a constant and a tuple
+for a compound term.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from models.terms import Term
 from solvers.gdl.syntax import Atom, Distinct, Not, Rule, variables
@@ -28,34 +31,54 @@ Args = tuple
 _ATOM, _NOT, _DISTINCT, _EQUAL = range(4)
 
 
+Path = tuple[int, ...]
+"""Where a subterm sits in a fact's arguments: (2,) is the third argument, (0, 1) the first
+argument's first argument (index 0 of a compound term is its functor)."""
+_MISSING = object()
+
+
 class Relation:
     """The facts of one relation: `known` (all derived), `processed` (off the agenda), and hash
-    indexes of the processed facts on tuples of argument positions, built on first use."""
+    indexes of the processed facts on tuples of paths, built on first use."""
 
     __slots__ = ("known", "processed", "indexes")
 
     def __init__(self, facts: Iterable[Args] = ()):
         self.known: set[Args] = set(facts)
         self.processed: list[Args] = list(self.known)
-        self.indexes: dict[tuple[int, ...], dict[tuple, list[Args]]] = {}
+        self.indexes: dict[tuple[Path, ...], dict[tuple, list[Args]]] = {}
 
     def process(self, args: Args) -> None:
         """Make a known fact visible to lookups."""
         self.processed.append(args)
-        for positions, index in self.indexes.items():
-            index.setdefault(tuple(args[i] for i in positions), []).append(args)
+        for paths, index in self.indexes.items():
+            index.setdefault(_key(args, paths), []).append(args)
 
-    def lookup(self, positions: tuple[int, ...], key: tuple) -> list[Args]:
-        """The processed facts whose arguments at `positions` equal `key`."""
-        if not positions:
+    def lookup(self, paths: tuple[Path, ...], key: tuple) -> list[Args]:
+        """The processed facts whose subterms at `paths` equal `key`."""
+        if not paths:
             return self.processed
-        index = self.indexes.get(positions)
+        index = self.indexes.get(paths)
         if index is None:
             index = {}
             for args in self.processed:
-                index.setdefault(tuple(args[i] for i in positions), []).append(args)
-            self.indexes[positions] = index
+                index.setdefault(_key(args, paths), []).append(args)
+            self.indexes[paths] = index
         return index.get(key, ())
+
+
+def _key(args: Args, paths: tuple[Path, ...]) -> tuple:
+    return tuple([_subterm(args, path) for path in paths])
+
+
+def _subterm(args: Args, path: Path):
+    """The subterm at `path`, or _MISSING if the fact has no such place."""
+    term = args
+    for step in path:
+        if type(term) is not tuple or step >= len(term):
+            return _MISSING
+        term = term[step]
+    return term
 
 
 Model = dict[str, Relation]
@@ -71,23 +94,31 @@ class Statistics:
     lookups: int = 0
 
 
+Pattern = int | str | tuple
+"""A compiled term: slot number, constant, or (functor, pattern, ...)."""
+Binder = tuple[Path, int, bool]
+"""(place, slot, check): store the subterm at the place in the slot, or if `check` compare."""
+
+
 @dataclass(frozen=True)
 class _Trigger:
-    """Body atom `atom_args` of `rule` matched against a new fact, then `plan` run."""
+    """A body atom of `rule` in the rule's own component: a new fact of `relation` that has
+    the constants `tests` at their places binds slots by `binders`, then `plan` runs."""
 
     rule: _CompiledRule
-    atom_args: tuple
+    tests: tuple[tuple[Path, Term], ...]
+    binders: tuple[Binder, ...]
     plan: tuple
 
 
 @dataclass
 class _CompiledRule:
     head_relation: str
-    head_args: tuple
+    head: tuple[Pattern, ...]
+    slots: int
     first_plan: tuple | None
     """The plan of the rule's first firing; None if a body atom lies in its own component
     (then only triggers fire it)."""
-    triggers: list[_Trigger] = field(default_factory=list)
 
 
 class Program:
@@ -101,20 +132,8 @@ class Program:
         self.components: list[tuple[frozenset[str], list[_CompiledRule], dict]] = []
         for component in components:
             rules_here = [rule for relation in component for rule in by_head.get(relation, ())]
-            if not rules_here:
-                continue
-            compiled = [_compile(rule, component) for rule in rules_here]
-            triggers: dict[str, list[_Trigger]] = {}
-            for rule, compiled_rule in zip(rules_here, compiled, strict=True):
-                for literal in rule.body:
-                    if isinstance(literal, Atom) and literal.relation in component:
-                        trigger = _Trigger(
-                            compiled_rule,
-                            literal.args,
-                            _plan(rule.body, set(variables(literal.term)), skip=literal),
-                        )
-                        triggers.setdefault(literal.relation, []).append(trigger)
-            self.components.append((component, compiled, triggers))
+            if rules_here:
+                self.components.append(_compile_component(component, rules_here))
 
     def evaluate(self, model: Model, only: Iterable[frozenset[str]] | None = None) -> Model:
         """Add to `model` (in place) every relation of the program's components (or of the
@@ -131,8 +150,8 @@ class Program:
             model[relation] = Relation()
         agenda: list[tuple[str, Args]] = []
 
-        def emit(rule: _CompiledRule, bindings: dict) -> None:
-            args = tuple(_instantiate(pattern, bindings) for pattern in rule.head_args)
+        def emit(rule: _CompiledRule, slots: list) -> None:
+            args = tuple([_build(pattern, slots) for pattern in rule.head])
             relation = model[rule.head_relation]
             if args not in relation.known:
                 relation.known.add(args)
@@ -140,134 +159,200 @@ class Program:
 
         for rule in compiled:
             if rule.first_plan is not None:
-                self._join(rule.first_plan, 0, {}, model, rule, emit)
+                self._join(rule.first_plan, 0, [None] * rule.slots, model, rule, emit)
         while agenda:
             relation_name, args = agenda.pop()
             model[relation_name].process(args)
             self.statistics.facts += 1
             for trigger in triggers.get(relation_name, ()):
-                bindings: dict = {}
-                if all(
-                    _match(pattern, value, bindings)
-                    for pattern, value in zip(trigger.atom_args, args, strict=True)
-                ):
-                    self._join(trigger.plan, 0, bindings, model, trigger.rule, emit)
+                if any(_subterm(args, path) != value for path, value in trigger.tests):
+                    continue
+                slots = [None] * trigger.rule.slots
+                if _bind(args, trigger.binders, slots):
+                    self._join(trigger.plan, 0, slots, model, trigger.rule, emit)
 
-    def _join(self, plan: tuple, index: int, bindings: dict, model: Model, rule, emit) -> None:
+    def _join(self, plan: tuple, index: int, slots: list, model: Model, rule, emit) -> None:
         """Run the plan's steps from `index` on; emit the head for every complete binding."""
         if index == len(plan):
-            emit(rule, bindings)
+            emit(rule, slots)
             return
-        kind, *step = plan[index]
+        step = plan[index]
+        kind = step[0]
         if kind == _ATOM:
-            relation_name, positions, key_patterns, rest = step
+            _, relation_name, paths, key_patterns, binders = step
             relation = model.get(relation_name)
             if relation is None:
                 return
             self.statistics.lookups += 1
-            key = tuple(_instantiate(pattern, bindings) for pattern in key_patterns)
-            for args in relation.lookup(positions, key):
-                extended = dict(bindings)
-                if all(_match(pattern, args[position], extended) for position, pattern in rest):
-                    self._join(plan, index + 1, extended, model, rule, emit)
+            key = tuple([_build(pattern, slots) for pattern in key_patterns])
+            for args in relation.lookup(paths, key):
+                if _bind(args, binders, slots):
+                    self._join(plan, index + 1, slots, model, rule, emit)
         elif kind == _NOT:
-            relation_name, patterns = step
-            relation = model.get(relation_name)
-            args = tuple(_instantiate(pattern, bindings) for pattern in patterns)
-            if relation is None or args not in relation.known:
-                self._join(plan, index + 1, bindings, model, rule, emit)
-        else:
-            left, right = step
-            same = _instantiate(left, bindings) == _instantiate(right, bindings)
-            if same == (kind == _EQUAL):
-                self._join(plan, index + 1, bindings, model, rule, emit)
+            relation = model.get(step[1])
+            if relation is None or tuple([_build(p, slots) for p in step[2]]) not in relation.known:
+                self._join(plan, index + 1, slots, model, rule, emit)
+        elif (_build(step[1], slots) == _build(step[2], slots)) == (kind == _EQUAL):
+            self._join(plan, index + 1, slots, model, rule, emit)
 
 
-def _compile(rule: Rule, component: frozenset[str]) -> _CompiledRule:
-    recursive = any(
-        isinstance(literal, Atom) and literal.relation in component for literal in rule.body
-    )
-    return _CompiledRule(
-        rule.head.relation,
-        rule.head.args,
-        None if recursive else _plan(rule.body, set()),
-    )
+def _compile_component(component: frozenset[str], rules: list[Rule]) -> tuple:
+    """The component with its compiled rules and, per relation, the triggers its facts fire."""
+    compiled = []
+    triggers: dict[str, list[_Trigger]] = {}
+    for rule in rules:
+        slot_of = {var: slot for slot, var in enumerate(dict.fromkeys(_rule_variables(rule)))}
+        recursive = [
+            literal
+            for literal in rule.body
+            if isinstance(literal, Atom) and literal.relation in component
+        ]
+        compiled_rule = _CompiledRule(
+            rule.head.relation,
+            tuple(_compile_pattern(arg, slot_of) for arg in rule.head.args),
+            len(slot_of),
+            None if recursive else _plan(rule.body, set(), slot_of),
+        )
+        compiled.append(compiled_rule)
+        for atom in recursive:
+            tests = tuple(_key_paths(atom.args, set()))
+            binders, bound = _binders(atom.args, set(), slot_of)
+            plan = _plan(rule.body, bound, slot_of, skip=atom)
+            triggers.setdefault(atom.relation, []).append(
+                _Trigger(compiled_rule, tests, binders, plan)
+            )
+    return component, compiled, triggers
 
 
-def _plan(body: tuple, bound: set[str], skip: Atom | None = None) -> tuple:
+def _rule_variables(rule: Rule):
+    yield from variables(rule.head.term)
+    for literal in rule.body:
+        yield from _literal_variables(literal)
+
+
+def _plan(body: tuple, bound: set[str], slot_of: dict[str, int], skip: Atom | None = None):
     """Join steps for `body` (less the literal `skip`) when the variables `bound` are known:
-    filters as soon as they are ground, then the atom with most bound arguments next."""
+    filters as soon as they are ground, then the most selective atom next."""
     bound = set(bound)
     atoms = [literal for literal in body if isinstance(literal, Atom) and literal is not skip]
     filters = [literal for literal in body if not isinstance(literal, Atom)]
     steps = []
     while atoms or filters:
-        ready = [f for f in filters if set(_filter_variables(f)) <= bound]
+        ready = [f for f in filters if set(_literal_variables(f)) <= bound]
         if ready:
-            for literal in ready:
-                steps.append(_filter_step(literal))
-                filters.remove(literal)
+            steps += [_filter_step(literal, slot_of) for literal in ready]
+            filters = [f for f in filters if f not in ready]
             continue
         if not atoms:
             raise ValueError("unsafe rule: a negation or distinct has an unbound variable")
-        atom = max(atoms, key=lambda a: _bound_arguments(a, bound))
+        atom = max(atoms, key=lambda a: _selectivity(a, bound))
         atoms.remove(atom)
-        steps.append(_atom_step(atom, bound))
-        bound.update(variables(atom.term))
+        keys = _key_paths(atom.args, bound)
+        binders, bound = _binders(atom.args, bound, slot_of)
+        steps.append(
+            (
+                _ATOM,
+                atom.relation,
+                tuple(path for path, _ in keys),
+                tuple(_compile_pattern(pattern, slot_of) for _, pattern in keys),
+                binders,
+            )
+        )
     return tuple(steps)
 
 
-def _bound_arguments(atom: Atom, bound: set[str]) -> tuple[int, int]:
-    args = atom.args
-    known = sum(1 for arg in args if set(variables(arg)) <= bound)
-    return known, -len(args)
+def _selectivity(atom: Atom, bound: set[str]) -> tuple[int, int]:
+    """How good a next lookup `atom` is: fewest new variables first, then most known places."""
+    new_variables = set(variables(atom.term)) - bound
+    return -len(new_variables), len(_key_paths(atom.args, bound))
 
 
-def _atom_step(atom: Atom, bound: set[str]) -> tuple:
-    positions, keys, rest = [], [], []
-    for position, arg in enumerate(atom.args):
-        if set(variables(arg)) <= bound:
-            positions.append(position)
-            keys.append(arg)
-        else:
-            rest.append((position, arg))
-    return (_ATOM, atom.relation, tuple(positions), tuple(keys), tuple(rest))
+def _key_paths(patterns: tuple, bound: set[str], prefix: Path = ()) -> list[tuple[Path, Term]]:
+    """The places of `patterns` (arguments, or the parts of a compound) whose value is known
+    before the lookup: bound subterms, and inside unbound compounds their functor and bound
+    parts."""
+    found = []
+    for index, pattern in enumerate(patterns):
+        path = (*prefix, index)
+        if set(variables(pattern)) <= bound:
+            found.append((path, pattern))
+        elif isinstance(pattern, tuple):
+            found += _key_paths(pattern, bound, path)
+    return found
 
 
-def _filter_variables(literal) -> list[str]:
+def _binders(
+    patterns: tuple, bound: set[str], slot_of: dict[str, int], prefix: Path = ()
+) -> tuple[tuple[Binder, ...], set[str]]:
+    """The binders of the unbound variables in `patterns`, and the variables bound after."""
+    bound = set(bound)
+    binders: list[Binder] = []
+
+    def walk(parts: tuple, prefix: Path, first: int) -> None:
+        for index, part in enumerate(parts[first:], start=first):
+            path = (*prefix, index)
+            if isinstance(part, tuple):
+                walk(part, path, 1)
+            elif part.startswith("?") and part not in bound_before:
+                binders.append((path, slot_of[part], part in bound))
+                bound.add(part)
+
+    bound_before = set(bound)
+    walk(patterns, prefix, 0)
+    return tuple(binders), bound
+
+
+def _compile_pattern(term: Term, slot_of: dict[str, int]) -> Pattern:
+    if isinstance(term, tuple):
+        return (term[0], *(_compile_pattern(part, slot_of) for part in term[1:]))
+    return slot_of[term] if term.startswith("?") else term
+
+
+def _literal_variables(literal) -> list[str]:
     inner = literal.literal if isinstance(literal, Not) else literal
     if isinstance(inner, Distinct):
         return [*variables(inner.left), *variables(inner.right)]
     return list(variables(inner.term))
 
 
-def _filter_step(literal) -> tuple:
+def _filter_step(literal, slot_of: dict[str, int]) -> tuple:
     if isinstance(literal, Distinct):
-        return (_DISTINCT, literal.left, literal.right)
+        return (
+            _DISTINCT,
+            _compile_pattern(literal.left, slot_of),
+            _compile_pattern(literal.right, slot_of),
+        )
     inner = literal.literal
     if isinstance(inner, Distinct):
-        return (_EQUAL, inner.left, inner.right)
-    return (_NOT, inner.relation, inner.args)
+        return (
+            _EQUAL,
+            _compile_pattern(inner.left, slot_of),
+            _compile_pattern(inner.right, slot_of),
+        )
+    return (_NOT, inner.relation, tuple(_compile_pattern(arg, slot_of) for arg in inner.args))
 
 
-def _instantiate(pattern: Term, bindings: dict) -> Term:
-    """The pattern with its variables replaced by their values."""
-    if type(pattern) is str:
-        return bindings[pattern] if pattern[0] == "?" else pattern
-    return tuple([_instantiate(part, bindings) for part in pattern])
+def _build(pattern: Pattern, slots: list) -> Term:
+    """The ground term a compiled pattern stands for under the slots."""
+    kind = type(pattern)
+    if kind is int:
+        return slots[pattern]
+    if kind is str:
+        return pattern
+    return (pattern[0], *[_build(part, slots) for part in pattern[1:]])
 
 
-def _match(pattern: Term, value: Term, bindings: dict) -> bool:
-    """Whether the ground `value` fits `pattern`, extending `bindings` (in place) if so."""
-    if type(pattern) is str:
-        if pattern[0] != "?":
-            return pattern == value
-        known = bindings.get(pattern)
-        if known is None:
-            bindings[pattern] = value
-            return True
-        return known == value
-    if type(value) is not tuple or len(value) != len(pattern) or value[0] != pattern[0]:
-        return False
-    return all(_match(p, v, bindings) for p, v in zip(pattern[1:], value[1:], strict=True))
-
+def _bind(args: Args, binders: tuple[Binder, ...], slots: list) -> bool:
+    """Fill slots from a fact's subterms; False if a checked slot differs or a place is missing."""
+    for path, slot, check in binders:
+        value = args
+        for step in path:
+            if type(value) is not tuple or step >= len(value):
+                return False
+            value = value[step]
+        if check:
+            if slots[slot] != value:
+                return False
+        else:
+            slots[slot] = value
+    return True

@@ -74,7 +74,7 @@ class Reasoner:
     def legal(self, state: frozenset[Term], role: str) -> list[Term]:
         """The legal actions of `role`, unordered."""
         relation = self.state_model(state).get("legal")
-        return [] if relation is None else [args[1] for args in relation.lookup((0,), (role,))]
+        return [] if relation is None else [args[1] for args in relation.lookup(((0,),), (role,))]
 
     def is_terminal(self, state: frozenset[Term]) -> bool:
         return bool(_facts(self.state_model(state), "terminal"))
