@@ -6,10 +6,12 @@ import argparse
 import sys
 
 from analysis.commands import games, lint, sudoku
+from analysis.replay import CrossCheckFailure
 from models.errors import GamecheckError
 
 COMMANDS = (games, lint, sudoku)
 USAGE_ERROR = 2
+BUG = 3
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,6 +33,12 @@ def main(argv: list[str] | None = None) -> int:
     except GamecheckError as error:
         print(f"gamecheck: error: {error}", file=sys.stderr)
         return USAGE_ERROR
+    except CrossCheckFailure as failure:
+        print(
+            f"gamecheck: internal error (a cross-check failed, please report): {failure}",
+            file=sys.stderr,
+        )
+        return BUG
     except KeyboardInterrupt:
         print("gamecheck: interrupted", file=sys.stderr)
         return 130

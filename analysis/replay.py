@@ -9,8 +9,12 @@ from models.base import Game, State
 from models.errors import GamecheckError
 
 
-class ReplayError(Exception):
-    """A solver witness that the move generator rejects: a bug in gamecheck, not bad input."""
+class CrossCheckFailure(Exception):
+    """A solver answer that fails its cross-check: a bug in gamecheck, not bad input."""
+
+
+class ReplayError(CrossCheckFailure):
+    """A solver witness that the move generator rejects."""
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
-from analysis.replay import ReplayError, replay_line
-from models.sudoku import WIN, SudokuGame, cell_coordinates
+from tqdm import tqdm
+
+from analysis.files import read_text
+from analysis.replay import CrossCheckFailure, ReplayError, replay_line
+from models.errors import BadPuzzleError
+from models.sudoku import WIN, SudokuGame, cell_coordinates, parse_puzzle
 from solvers.sudoku_cnf import CnfSudokuSolver
 from solvers.sudoku_cpsat import CpSatSudokuSolver
 from solvers.sudoku_result import SudokuCount
@@ -13,7 +18,7 @@ from solvers.sudoku_result import SudokuCount
 BACKENDS = ("cnf", "cpsat")
 
 
-class BackendDisagreement(Exception):
+class BackendDisagreement(CrossCheckFailure):
     """The two backends contradict each other: a bug in gamecheck, not bad input."""
 
 
@@ -107,3 +112,42 @@ def replay_solution(game: SudokuGame, solution: tuple[int, ...]) -> None:
             f"{game.name}: the solution replays to a state that is not a win "
             f"(terminal={replay.terminal}, goals={replay.goals})"
         )
+
+
+def read_puzzle_file(path: str, limit: int | None = None) -> list[tuple[int, ...]]:
+    """The puzzles of a file with one 81-character puzzle per line and # comments."""
+    puzzles = []
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
+        text = line.split("#")[0].strip()
+        if not text:
+            continue
+        try:
+            puzzles.append(parse_puzzle(text))
+        except BadPuzzleError as error:
+            raise BadPuzzleError(f"{path} line {number}: {error}") from None
+        if limit and len(puzzles) >= limit:
+            break
+    if not puzzles:
+        raise BadPuzzleError(f"{path} holds no puzzle")
+    return puzzles
+
+
+def bench_backend(
+    backend, puzzles, *, time_limit: float | None = None, progress: bool = True
+) -> dict:
+    """Decide uniqueness of every puzzle with one backend; counts and puzzles per second."""
+    unique = no_solution = 0
+    start = time.perf_counter()
+    bar = tqdm(puzzles, desc=backend.name, unit="puzzle", leave=False, disable=not progress)
+    for cells in bar:
+        count = backend.count(cells, time_limit=time_limit)
+        unique += count.unique is True
+        no_solution += count.status == "no solution"
+    seconds = time.perf_counter() - start
+    return {
+        "puzzles": len(puzzles),
+        "seconds": round(seconds, 3),
+        "puzzles_per_second": round(len(puzzles) / seconds, 1),
+        "unique_count": unique,
+        "no_solution_count": no_solution,
+    }

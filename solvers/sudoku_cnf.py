@@ -99,6 +99,8 @@ class CnfSudokuSolver:
         timer = _interrupt_after(self._solver, time_limit)
         try:
             while len(solutions) < cap:
+                if time_limit is not None and _since(start) > time_limit:
+                    return SudokuCount(self.name, tuple(solutions), False, _since(start), True)
                 answer = self._solve(assumptions, limited=timer is not None)
                 if answer is None:
                     return SudokuCount(self.name, tuple(solutions), False, _since(start), True)

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
-from tqdm import tqdm
-
-from analysis.sudoku_solve import BACKENDS, SudokuAnswer, make_backend, solve
+from analysis.files import read_text
+from analysis.sudoku_solve import (
+    BACKENDS,
+    SudokuAnswer,
+    bench_backend,
+    make_backend,
+    read_puzzle_file,
+    solve,
+)
 from models.errors import BadPuzzleError, GamecheckError
-from models.sudoku import INSTANCES, SudokuGame, grid_text, make_game, parse_puzzle
+from models.sudoku import INSTANCES, SudokuGame, grid_text, make_game
 from solvers.sudoku_cnf import ENCODINGS, puzzle_cnf
 from solvers.sudoku_cpsat import MODELS
 
@@ -31,7 +36,7 @@ def register(subparsers) -> None:
     _backend_options(solve_parser)
     solve_parser.add_argument(
         "--count",
-        type=_positive,
+        type=positive,
         default=2,
         metavar="N",
         help="count solutions up to N (default 2: decide uniqueness)",
@@ -49,7 +54,7 @@ def register(subparsers) -> None:
     bench_parser.add_argument("file", help="one 81-character puzzle per line, # comments allowed")
     _backend_options(bench_parser)
     bench_parser.add_argument(
-        "--limit", type=_positive, metavar="N", help="only the first N puzzles"
+        "--limit", type=positive, metavar="N", help="only the first N puzzles"
     )
     bench_parser.add_argument("--json", action="store_true", help="print one JSON object")
     bench_parser.set_defaults(run=run_bench)
@@ -67,7 +72,7 @@ def _backend_options(parser) -> None:
     )
 
 
-def _positive(text: str) -> int:
+def positive(text: str) -> int:
     value = int(text)
     if value < 1:
         raise ValueError(text)
@@ -90,18 +95,11 @@ def _backends(args) -> list:
         raise GamecheckError(f"cannot set up the solver: {error}") from None
 
 
-def _read_text(path: str) -> str:
-    try:
-        return Path(path).read_text()
-    except (OSError, UnicodeDecodeError) as error:
-        raise GamecheckError(f"cannot read {path}: {error.strerror or error}") from None
-
-
 def _puzzle_game(args) -> SudokuGame:
     if args.puzzle is not None:
         return SudokuGame(args.puzzle, "puzzle")
     if args.file is not None:
-        lines = _read_text(args.file).splitlines()
+        lines = read_text(args.file).splitlines()
         cells = "".join(line.split("#")[0] for line in lines)
         cells = "".join(char for char in cells if char not in " \t|-+")
         try:
@@ -176,42 +174,12 @@ def answer_text(answer: SudokuAnswer) -> str:
     return "\n".join(lines)
 
 
-def read_puzzle_file(path: str, limit: int | None = None) -> list[tuple[int, ...]]:
-    """The puzzles of a file with one 81-character puzzle per line and # comments."""
-    puzzles = []
-    for number, line in enumerate(_read_text(path).splitlines(), start=1):
-        text = line.split("#")[0].strip()
-        if not text:
-            continue
-        try:
-            puzzles.append(parse_puzzle(text))
-        except BadPuzzleError as error:
-            raise BadPuzzleError(f"{path} line {number}: {error}") from None
-        if limit and len(puzzles) >= limit:
-            break
-    if not puzzles:
-        raise BadPuzzleError(f"{path} holds no puzzle")
-    return puzzles
-
-
 def run_bench(args) -> int:
     puzzles = read_puzzle_file(args.file, args.limit)
-    results = {}
-    for backend in _backends(args):
-        unique = no_solution = 0
-        start = time.perf_counter()
-        for cells in tqdm(puzzles, desc=backend.name, unit="puzzle", leave=False):
-            count = backend.count(cells, time_limit=args.time_limit)
-            unique += count.unique is True
-            no_solution += count.status == "no solution"
-        seconds = time.perf_counter() - start
-        results[backend.name] = {
-            "puzzles": len(puzzles),
-            "seconds": round(seconds, 3),
-            "puzzles_per_second": round(len(puzzles) / seconds, 1),
-            "unique_count": unique,
-            "no_solution_count": no_solution,
-        }
+    results = {
+        backend.name: bench_backend(backend, puzzles, time_limit=args.time_limit)
+        for backend in _backends(args)
+    }
     if args.json:
         print(json.dumps({"file": args.file, **results}))
     else:
