@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from analysis.commands import games, sudoku
+from analysis.commands import games, play, stats, sudoku
 from models.errors import GamecheckError
 
-COMMANDS = (games, sudoku)
+COMMANDS = (games, play, stats, sudoku)
 USAGE_ERROR = 2
 
 
