@@ -228,7 +228,8 @@ def piece_moves(pieces: tuple[int, int, int], role: int) -> list[Move]:
     for source in _bits(own):
         row = MOVES[source]
         targets = (KING_TARGETS[source] & enemies) | (KNIGHT_TARGETS[source] & ~occupied)
-        moves.extend(row[target] for target in _bits(targets))
+        if targets:
+            moves.extend([row[target] for target in _bits(targets)])
     return moves
 
 
