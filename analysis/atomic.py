@@ -23,9 +23,16 @@ def write_atomically(path: str, write: Callable[[TextIO], object]) -> None:
     try:
         with os.fdopen(descriptor, "w", newline="") as file:
             write(file)
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes the file private
         os.replace(temporary, target)
     except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
         if isinstance(error, OSError):
             raise GamecheckError(f"cannot write {path}: {error.strerror or error}") from None
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
