@@ -163,6 +163,10 @@ class Tictactoe3dGame(Game):
         return bool(state.lines) or not state.blanks
 
     def goals(self, state: Tictactoe3dState) -> tuple[int, ...]:
+        """100 to a team with a line, else 0 if the other team has one, else 50.
+
+        (Only a hand-built state can give both teams a line; then both score 100.)
+        """
         if not state.lines:
             return (DRAW,) * len(ROLES)
         x_value = WIN if state.lines & 1 else LOSS
