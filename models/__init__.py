@@ -9,6 +9,8 @@ from models.errors import UnknownGameError
 
 _MODULES = {
     "sudoku": "models.sudoku",
+    "tictactoe3d": "models.tictactoe3d",
+    "tictacchess": "models.tictacchess",
 }
 
 
