@@ -9,6 +9,8 @@ from models.errors import UnknownGameError
 
 _MODULES = {
     "sudoku": "models.sudoku",
+    "cubicup": "models.cubicup",
+    "ttcc4": "models.ttcc4",
 }
 
 
