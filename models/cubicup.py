@@ -142,21 +142,19 @@ class CubicupGame(Game):
     def state_from_facts(self, facts: Iterable[str]) -> CubicupState:
         colours: dict[tuple[int, int, int], str] = {}
         cubes: dict[str, int] = {}
-        controls: list[str] = []
+        controls: set[str] = set()
         for fact in facts:
             kind, value = read_fact(fact)
             if kind == "cube":
                 position, colour = value
-                if position in colours:
+                if colours.setdefault(position, colour) != colour:
                     raise BadTermError(f"position {position_text(position)} holds two cubes")
-                colours[position] = colour
             elif kind == "cubes":
                 role, count = value
-                if role in cubes:
+                if cubes.setdefault(role, count) != count:
                     raise BadTermError(f"the cube count of {role} is given twice")
-                cubes[role] = count
             else:
-                controls.append(value)
+                controls.add(value)
         return build_state(colours, cubes, controls)
 
     def action_text(self, action: Put | Noop) -> str:
@@ -250,7 +248,7 @@ def read_fact(fact: str) -> tuple[str, object]:
 
 
 def build_state(
-    colours: dict[tuple[int, int, int], str], cubes: dict[str, int], controls: list[str]
+    colours: dict[tuple[int, int, int], str], cubes: dict[str, int], controls: set[str]
 ) -> CubicupState:
     """The state of checked facts; BadTermError if they are incomplete or contradictory."""
     for position in POSITIONS:
@@ -280,14 +278,14 @@ def build_state(
         raise BadTermError(
             f"the roles hold {sum(cubes.values())} cubes in all but {empty} positions are empty"
         )
-    control = ROLES.index(controls[0])
-    if empty and not cubes[controls[0]]:
-        raise BadTermError(f"{controls[0]} is in control but has no cube left")
+    (controller,) = controls
+    if empty and not cubes[controller]:
+        raise BadTermError(f"{controller} is in control but has no cube left")
     owned = [0, 0, 0]
     for position, colour in colours.items():
         if colour != GROUND:
             owned[ROLES.index(colour)] |= 1 << bit_of(*position)
-    return CubicupState(tuple(owned), tuple(cubes[role] for role in ROLES), control)
+    return CubicupState(tuple(owned), tuple(cubes[role] for role in ROLES), ROLES.index(controller))
 
 
 def make_game() -> CubicupGame:

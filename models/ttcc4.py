@@ -232,22 +232,24 @@ class Ttcc4Game(Game):
 
     def state_from_facts(self, facts: Iterable[str]) -> TtccState:
         board = bytearray(len(CELLS))
-        controls, steps = [], []
+        controls: set[str] = set()
+        steps: set[int] = set()
         for fact in facts:
             kind, value = read_fact(fact)
             if kind == "cell":
                 (x, y), code = value
-                if board[cell_of(x, y)]:
+                if board[cell_of(x, y)] not in (0, code):
                     raise BadTermError(f"cell ({x} {y}) holds two pieces")
                 board[cell_of(x, y)] = code
             elif kind == "control":
-                controls.append(value)
+                controls.add(value)
             else:
-                steps.append(value)
+                steps.add(value)
         if len(controls) != 1 or len(steps) != 1:
             raise BadTermError("a ttcc4 state needs exactly one (control P) and one (step n) fact")
         check_pieces(board)
-        return TtccState(bytes(board), ROLES.index(controls[0]), steps[0])
+        (controller,), (step,) = controls, steps
+        return TtccState(bytes(board), ROLES.index(controller), step)
 
     def action_text(self, action: Drop | Move | Jump | Noop) -> str:
         return str(action)

@@ -236,7 +236,7 @@ def test_unfinished_game_is_not_terminal():
         pytest.param(GROUND + counts(28, 28, 27) + ["(control red)"], id="83 cubes, 84 empty"),
         pytest.param(GROUND + counts(28, 28, 28)[:2] + ["(control red)"], id="count missing"),
         pytest.param(
-            GROUND + counts(28, 28, 28) + ["(cubes red 28)", "(control red)"], id="count twice"
+            GROUND + counts(28, 28, 28) + ["(cubes red 27)", "(control red)"], id="count twice"
         ),
         pytest.param(GROUND + counts(28, 28, 28), id="no control"),
         pytest.param(
@@ -270,6 +270,13 @@ def test_state_from_facts_rejects_bad_fact_sets(facts):
 def test_parse_action_rejects_non_actions(text):
     with pytest.raises(BadTermError):
         GAME.parse_action("yellow", text)
+
+
+def test_state_from_facts_reads_a_repeated_fact_once():
+    facts = [*GROUND, "(cube 1 1 1 red)", *counts(28, 27, 28), "(control green)"]
+    twice = facts + ["(cube 1 1  1 red)", "(cubes red 27)", "(control green)"]
+    assert GAME.state_from_facts(twice) == GAME.state_from_facts(facts)
+    assert GAME.state_from_facts(twice).cubes == (28, 27, 28)
 
 
 def test_parse_action_rejects_unknown_role():
