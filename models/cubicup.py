@@ -25,6 +25,9 @@ from models.noop import NOOP, NOOP_ONLY, Noop
 from models.terms import numeral, parse_term, term_text
 
 ROLES = ("yellow", "red", "green")
+ROLE_INDEX = {role: index for index, role in enumerate(ROLES)}
+OTHERS = ((1, 2), (2, 0), (0, 1))
+"""The other roles of each role, in the order control passes to them."""
 GROUND = "ground"
 START_CUBES = 28
 STEP_BOUND = 84
@@ -35,6 +38,11 @@ TOP_LEVEL = 7
 def bit_of(x: int, y: int, z: int) -> int:
     """The bit index of position (x y z)."""
     return x + 8 * y + 64 * z
+
+
+def bit_position(bit: int) -> tuple[int, int, int]:
+    """The (x y z) of a bit index."""
+    return bit % 8, bit // 8 % 8, bit // 64
 
 
 POSITIONS = tuple((x, y, z) for z in range(TOP_LEVEL + 1) for y in range(z, 8) for x in range(y, 8))
@@ -60,8 +68,12 @@ class Put:
         return f"(put {self.x} {self.y} {self.z})"
 
 
-PUT_AT_BIT = {bit_of(*p): Put(*p) for p in UPPER_POSITIONS}
-ACTIONS_BY_TEXT = {str(action): action for action in (NOOP, *PUT_AT_BIT.values())}
+PUT_AT_BIT = tuple(
+    Put(*position) if position in UPPER_POSITIONS else None
+    for position in (bit_position(bit) for bit in range(TOP_BIT + 1))
+)
+"""The action putting a cube at each bit index (None where there is no position)."""
+ACTIONS_BY_TEXT = {str(action): action for action in (NOOP, *filter(None, PUT_AT_BIT))}
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,35 +100,41 @@ class CubicupGame(Game):
         return CubicupState((0, 0, 0), (START_CUBES,) * 3, 0)
 
     def legal(self, state: CubicupState, role: str) -> list[Put] | tuple[Noop, ...]:
-        index = self.role_index(role)
-        if self.is_terminal(state):
+        index = ROLE_INDEX[role] if role in ROLE_INDEX else self.role_index(role)
+        owned = state.owned
+        filled = owned[0] | owned[1] | owned[2]
+        if filled >> TOP_BIT:
             return []
         if index != state.control:
             return NOOP_ONLY
-        owned = state.owned
-        filled = GROUND_MASK | owned[0] | owned[1] | owned[2]
-        targets = others_open_cubicups(owned, index, filled) or supported(filled) & ~filled
-        return [PUT_AT_BIT[bit] for bit in set_bits(targets)]
+        filled |= GROUND_MASK
+        targets = others_cubicups(owned, index) & ~filled or supported(filled) & ~filled
+        puts = []
+        while targets:
+            low = targets & -targets
+            puts.append(PUT_AT_BIT[low.bit_length() - 1])
+            targets ^= low
+        return puts
 
     def apply(self, state: CubicupState, joint: tuple) -> CubicupState:
         mover = state.control
         put = joint[mover]
         owned = list(state.owned)
         filled = GROUND_MASK | owned[0] | owned[1] | owned[2]
-        filling_cubicup = others_open_cubicups(owned, mover, filled) != 0
         cubes = list(state.cubes)
-        last_cube = cubes[mover] == 1
+        keep_for_cubicup = cubes[mover] != 1 and others_cubicups(owned, mover) & ~filled
         owned[mover] |= 1 << bit_of(put.x, put.y, put.z)
         cubes[mover] -= 1
-        return CubicupState(
-            tuple(owned),
-            tuple(cubes),
-            next_control(cubes, mover, filling_cubicup and not last_cube),
-        )
+        first, second = OTHERS[mover]
+        if keep_for_cubicup or not (cubes[first] or cubes[second]):
+            control = mover  # RULES.md (a) and (b)
+        else:
+            control = first if cubes[first] else second
+        return CubicupState(tuple(owned), tuple(cubes), control)
 
     def is_terminal(self, state: CubicupState) -> bool:
         owned = state.owned
-        return (owned[0] | owned[1] | owned[2]) >> TOP_BIT & 1 == 1
+        return (owned[0] | owned[1] | owned[2]) >> TOP_BIT == 1
 
     def goals(self, state: CubicupState) -> tuple[int, int, int]:
         owned = state.owned
@@ -190,21 +208,10 @@ def supported(filled: int) -> int:
     return (filled << 64) & (filled << 72) & (filled << 73) & UPPER_MASK
 
 
-def others_open_cubicups(owned: list[int] | tuple[int, ...], mover: int, filled: int) -> int:
-    """The mask of open cubicups of the roles other than `mover`."""
-    cubicups = 0
-    for role, mask in enumerate(owned):
-        if role != mover:
-            cubicups |= supported(mask)
-    return cubicups & ~filled
-
-
-def next_control(cubes: list[int], mover: int, keep_for_cubicup: bool) -> int:
-    """Who controls after `mover` played, given the counts after the put (RULES.md (a), (b))."""
-    others = ((mover + 1) % 3, (mover + 2) % 3)
-    if keep_for_cubicup or not any(cubes[other] for other in others):
-        return mover
-    return next(other for other in others if cubes[other])
+def others_cubicups(owned: list[int] | tuple[int, ...], role: int) -> int:
+    """The mask of cubicups (open or filled) of the roles other than `role`."""
+    first, second = OTHERS[role]
+    return supported(owned[first]) | supported(owned[second])
 
 
 def set_bits(mask: int) -> Iterator[int]:
@@ -218,7 +225,7 @@ def set_bits(mask: int) -> Iterator[int]:
 def positions_of(mask: int) -> Iterator[tuple[int, int, int]]:
     """The positions (x y z) whose bits are set in `mask`."""
     for bit in set_bits(mask):
-        yield bit % 8, bit // 8 % 8, bit // 64
+        yield bit_position(bit)
 
 
 def position_text(position: tuple[int, int, int]) -> str:

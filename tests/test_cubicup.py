@@ -305,7 +305,7 @@ def test_perft_from_the_start(case):
     )
 
 
-@pytest.mark.parametrize("depth", [1, 2, 3])
+@pytest.mark.parametrize("depth", [1, 2, pytest.param(3, marks=pytest.mark.slow)])
 def test_naive_implementation_agrees_on_perft(depth):
     # Perft at depth 3 asks for the legal actions of 756 states: a few seconds for the naive
     # implementation, which scans the whole pyramid for every question.
