@@ -17,7 +17,7 @@ Where RULES.md leaves room, this module chooses (and `state_from_facts` enforces
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from models.base import Game
 from models.errors import BadTermError
@@ -25,6 +25,7 @@ from models.noop import NOOP, NOOP_ONLY, Noop
 from models.terms import numeral, parse_term, term_text
 
 ROLES = ("red", "yellow", "blue")
+ROLE_INDEX = {role: index for index, role in enumerate(ROLES)}
 KINDS = ("Pawn", "Checker", "Knight", "Disc")
 PAWN, CHECKER, KNIGHT, DISC = range(4)
 STEP_LIMIT = 31
@@ -70,6 +71,11 @@ ENEMY = tuple(
     tuple(code != 0 and OWNER[code] != role for code in range(len(OWNER))) for role in range(3)
 )
 """ENEMY[role][code]: whether the piece `code` belongs to a role other than `role`."""
+ENEMY_OR_EMPTY = tuple(
+    tuple(code == 0 or enemy[code] for code in range(len(OWNER))) for enemy in ENEMY
+)
+PIECE_CODES = tuple(tuple(piece_code(role, kind) for kind in range(4)) for role in range(3))
+"""The codes of (pawn, checker, knight, disc) of each role."""
 CELLS = range(SIDE * SIDE)
 CELL_COORDINATES = frozenset((x, y) for x in range(1, SIDE + 1) for y in range(1, SIDE + 1))
 STEPS = range(1, STEP_LIMIT + 1)
@@ -83,6 +89,7 @@ CENTRE_LINES = tuple(
     )
 )
 """The 8 lines (rows, columns, diagonals) of the centre square 3..5."""
+LINES_THROUGH = tuple(tuple(line for line in CENTRE_LINES if cell in line) for cell in CELLS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,11 +184,16 @@ ACTIONS_BY_TEXT = {
 
 @dataclass(frozen=True, slots=True)
 class TtccState:
-    """The board (49 piece codes), the role in control (index) and the step number."""
+    """The board (49 piece codes), the role in control (index) and the step number.
+
+    `winners` (bit r: role r has a line) follows from the board; it is kept so that the
+    terminal test costs nothing, and it takes no part in == and hash.
+    """
 
     board: bytes
     control: int
     step: int
+    winners: int = field(compare=False)
 
 
 class Ttcc4Game(Game):
@@ -195,11 +207,11 @@ class Ttcc4Game(Game):
         board = bytearray(len(CELLS))
         for code, cell in START_CELL.items():
             board[cell] = code
-        return TtccState(bytes(board), 0, 1)
+        return TtccState(bytes(board), 0, 1, 0)
 
     def legal(self, state: TtccState, role: str) -> list[Drop | Move | Jump | Noop] | tuple:
-        index = self.role_index(role)
-        if self.is_terminal(state):
+        index = ROLE_INDEX[role] if role in ROLE_INDEX else self.role_index(role)
+        if state.winners or state.step >= STEP_LIMIT:
             return []
         if index != state.control:
             return NOOP_ONLY
@@ -208,17 +220,21 @@ class Ttcc4Game(Game):
     def apply(self, state: TtccState, joint: tuple) -> TtccState:
         mover = state.control
         action = joint[mover]
-        board = state.board
-        if not isinstance(action, Noop):
-            board = play(board, mover, action)
-        return TtccState(board, (mover + 1) % 3, state.step + 1)
+        if isinstance(action, Noop):
+            return TtccState(state.board, (mover + 1) % 3, state.step + 1, 0)
+        board, landing = play(state.board, mover, action)
+        # Before the move nobody had a line, and only the mover's piece on `landing` is new.
+        winners = 0
+        for a, b, c in LINES_THROUGH[landing]:
+            if OWNER[board[a]] == OWNER[board[b]] == OWNER[board[c]] == mover:
+                winners = 1 << mover
+        return TtccState(board, (mover + 1) % 3, state.step + 1, winners)
 
     def is_terminal(self, state: TtccState) -> bool:
-        return state.step >= STEP_LIMIT or line_owners(state.board) != 0
+        return state.winners != 0 or state.step >= STEP_LIMIT
 
     def goals(self, state: TtccState) -> tuple[int, int, int]:
-        owners = line_owners(state.board)
-        return tuple(WIN if owners >> role & 1 else LOSS for role in range(3))
+        return tuple(WIN if state.winners >> role & 1 else LOSS for role in range(3))
 
     def state_facts(self, state: TtccState) -> frozenset[str]:
         facts = {
@@ -249,7 +265,7 @@ class Ttcc4Game(Game):
             raise BadTermError("a ttcc4 state needs exactly one (control P) and one (step n) fact")
         check_pieces(board)
         (controller,), (step,) = controls, steps
-        return TtccState(bytes(board), ROLES.index(controller), step)
+        return TtccState(bytes(board), ROLES.index(controller), step, line_owners(board))
 
     def action_text(self, action: Drop | Move | Jump | Noop) -> str:
         return str(action)
@@ -284,28 +300,36 @@ class Ttcc4Game(Game):
 
 def controller_actions(board: bytes, role: int) -> list[Drop | Move | Jump | Noop]:
     """Every legal action of the role in control (noop included)."""
-    enemy = ENEMY[role]
+    enemy, enemy_or_empty = ENEMY[role], ENEMY_OR_EMPTY[role]
+    pawn, checker, knight, _ = PIECE_CODES[role]
     actions: list[Drop | Move | Jump | Noop] = [NOOP]
-    actions.extend(drop for entry, drop in DROPS if not board[entry])
-    pawn = board.index(piece_code(role, PAWN))
-    actions.extend(move for target, move in PAWN_STEPS[pawn] if not board[target])
-    actions.extend(move for target, move in PAWN_CAPTURES[pawn] if enemy[board[target]])
-    knight = board.index(piece_code(role, KNIGHT))
-    actions.extend(
-        move for target, move in KNIGHT_MOVES[knight] if not board[target] or enemy[board[target]]
-    )
-    checker = board.index(piece_code(role, CHECKER))
-    actions.extend(move for target, move in CHECKER_STEPS[checker] if not board[target])
-    actions.extend(
-        jump
-        for over, target, jump in CHECKER_JUMPS[checker]
-        if enemy[board[over]] and not board[target]
-    )
+    append = actions.append
+    for entry, drop in DROPS:
+        if not board[entry]:
+            append(drop)
+    origin = board.index(pawn)
+    for target, move in PAWN_STEPS[origin]:
+        if not board[target]:
+            append(move)
+    for target, move in PAWN_CAPTURES[origin]:
+        if enemy[board[target]]:
+            append(move)
+    for target, move in KNIGHT_MOVES[board.index(knight)]:
+        if enemy_or_empty[board[target]]:
+            append(move)
+    origin = board.index(checker)
+    for target, move in CHECKER_STEPS[origin]:
+        if not board[target]:
+            append(move)
+    for over, target, jump in CHECKER_JUMPS[origin]:
+        if enemy[board[over]] and not board[target]:
+            append(jump)
     return actions
 
 
-def play(board: bytes, mover: int, action: Drop | Move | Jump) -> bytes:
-    """The board after `mover` plays `action` (not noop), captures included."""
+def play(board: bytes, mover: int, action: Drop | Move | Jump) -> tuple[bytes, int]:
+    """The board after `mover` plays `action` (not noop), captures included, and the cell
+    where the moved or dropped piece lands."""
     cells = bytearray(board)
     if isinstance(action, Drop):
         x = action.x
@@ -313,7 +337,7 @@ def play(board: bytes, mover: int, action: Drop | Move | Jump) -> bytes:
         while y > FLOOR_ROW and not cells[cell_of(x, y - 1)]:
             y -= 1
         cells[cell_of(x, y)] = piece_code(mover, DISC)
-        return bytes(cells)
+        return bytes(cells), cell_of(x, y)
     captured_cell = action.over if isinstance(action, Jump) else action.target
     captured = cells[captured_cell]
     cells[action.target] = cells[action.origin]
@@ -322,7 +346,7 @@ def play(board: bytes, mover: int, action: Drop | Move | Jump) -> bytes:
         cells[captured_cell] = 0
     if captured and KIND[captured] != DISC:
         cells[START_CELL[captured]] = captured
-    return bytes(cells)
+    return bytes(cells), action.target
 
 
 def line_owners(board: bytes) -> int:

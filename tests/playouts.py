@@ -23,7 +23,11 @@ def random_playout(game: Game, seed: int) -> tuple[list, list]:
 
 def check_conversions(game: Game, state) -> None:
     """States round-trip through facts, legal actions through text."""
-    assert game.state_from_facts(game.state_facts(state)) == state
+    back = game.state_from_facts(game.state_facts(state))
+    assert back == state
+    assert hash(back) == hash(state)
+    assert game.is_terminal(back) == game.is_terminal(state)
+    assert game.goals(back) == game.goals(state)
     for role in game.roles:
         for action in game.legal(state, role):
             text = game.action_text(action)

@@ -416,6 +416,7 @@ def test_random_playouts_agree_with_naive_implementation(seed):
     states, joints = random_playout(GAME, seed)
     facts = GAME.state_facts(states[0])
     for current, joint in zip(states, joints, strict=False):
+        assert not naive_ttcc4.terminal(facts)
         for role in GAME.roles:
             assert legal_texts(current, role) == naive_ttcc4.legal(facts, role)
         facts = naive_ttcc4.next_facts(facts, [GAME.action_text(a) for a in joint])
