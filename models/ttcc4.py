@@ -283,7 +283,9 @@ class Ttcc4Game(Game):
 
     def picture(self, state: TtccState) -> str:
         lines = [f"control {ROLES[state.control]}, step {state.step}"]
-        lines.append("(rP rC rN rD = red pawn, checker, knight, disc; . empty, - empty border)")
+        lines.append(
+            "(rP rC rK rD: red pawn, checker, knight, disc; y yellow, b blue; . empty, - border)"
+        )
         for y in range(SIDE, 0, -1):
             row = []
             for x in range(1, SIDE + 1):
@@ -336,7 +338,7 @@ def play(board: bytes, mover: int, action: Drop | Move | Jump) -> tuple[bytes, i
         y = DROP_ROW
         while y > FLOOR_ROW and not cells[cell_of(x, y - 1)]:
             y -= 1
-        cells[cell_of(x, y)] = piece_code(mover, DISC)
+        cells[cell_of(x, y)] = PIECE_CODES[mover][DISC]
         return bytes(cells), cell_of(x, y)
     captured_cell = action.over if isinstance(action, Jump) else action.target
     captured = cells[captured_cell]

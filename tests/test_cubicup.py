@@ -37,12 +37,6 @@ FOREIGN_ACTIONS = [
 """Actions to try on every role where they are not legal: `next` must reject them."""
 
 
-def last_cube_level_one() -> list[str]:
-    """Level 1 full: red on (1 1 1), (2 1 1), (2 2 1), yellow on the other 25 positions."""
-    red = {(1, 1), (2, 1), (2, 2)}
-    return levels(1, 1, lambda x, y, z: "red" if (x, y) in red else "yellow")
-
-
 def state(*facts: str):
     """The state of hand-written facts plus the 36 ground cubes."""
     return GAME.state_from_facts([*GROUND, *facts])
@@ -60,6 +54,12 @@ def levels(lowest: int, highest: int, colour) -> list[str]:
         for y in range(z, 8)
         for x in range(y, 8)
     ]
+
+
+def last_cube_level_one() -> list[str]:
+    """Level 1 full: red on (1 1 1), (2 1 1), (2 2 1), yellow on the other 25 positions."""
+    red = {(1, 1), (2, 1), (2, 2)}
+    return levels(1, 1, lambda x, y, z: "red" if (x, y) in red else "yellow")
 
 
 def red_green_by_column(x: int, y: int, z: int) -> str:
@@ -279,9 +279,11 @@ def test_state_from_facts_reads_a_repeated_fact_once():
     assert GAME.state_from_facts(twice).cubes == (28, 27, 28)
 
 
-def test_parse_action_rejects_unknown_role():
+def test_unknown_role_is_rejected():
     with pytest.raises(UnknownRoleError):
         GAME.parse_action("blue", "noop")
+    with pytest.raises(UnknownRoleError):
+        GAME.legal(GAME.initial_state(), "blue")
 
 
 def test_picture_shows_owners_level_by_level():

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from models import get_game
-from models.errors import BadTermError, IllegalActionError
+from models.errors import BadTermError, IllegalActionError, UnknownRoleError
 from models.ttcc4 import Ttcc4Game, TtccState
 from tests import naive_ttcc4
 from tests.perft import divide, perft
@@ -364,6 +364,13 @@ def test_state_from_facts_rejects_incomplete_fact_sets(facts):
 def test_parse_action_rejects_non_actions(text):
     with pytest.raises(BadTermError):
         GAME.parse_action("red", text)
+
+
+def test_unknown_role_is_rejected():
+    with pytest.raises(UnknownRoleError):
+        GAME.parse_action("green", "noop")
+    with pytest.raises(UnknownRoleError):
+        GAME.legal(GAME.initial_state(), "green")
 
 
 def test_picture_shows_the_whole_board():
