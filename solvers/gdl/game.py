@@ -48,8 +48,11 @@ class GdlGame(Game):
         return self.reasoner.initial_state()
 
     def legal(self, state: State, role: str) -> list[Term]:
-        """The legal actions of `role`, sorted by their text."""
+        """The legal actions of `role`, sorted by their text; none in a terminal state (as the
+        Game interface says, even where the rules still derive legal facts there)."""
         self.role_index(role)
+        if self.reasoner.is_terminal(state):
+            return []
         return sorted(self.reasoner.legal(state, role), key=term_text)
 
     def apply(self, state: State, joint: tuple) -> State:
