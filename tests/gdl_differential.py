@@ -36,8 +36,8 @@ def assert_same_game(
             legal = [_legal_by_text(game_a, state_a, role) for role in game_a.roles]
             joint_text = tuple(rng.choice(sorted(actions)) for actions in legal)
             legal_b = [_legal_by_text(game_b, state_b, role) for role in game_b.roles]
-            state_a = game_a.next(state_a, [by[text] for by, text in zip(legal, joint_text)])
-            state_b = game_b.next(state_b, [by[text] for by, text in zip(legal_b, joint_text)])
+            state_a = game_a.next(state_a, _joint(legal, joint_text))
+            state_b = game_b.next(state_b, _joint(legal_b, joint_text))
             line.append(joint_text)
     return steps
 
@@ -60,6 +60,11 @@ def _compare_states(game_a: Game, game_b: Game, state_a, state_b, where: str) ->
 
 def _legal_by_text(game: Game, state, role: str) -> dict:
     return {game.action_text(action): action for action in game.legal(state, role)}
+
+
+def _joint(legal: list[dict], joint_text: tuple[str, ...]) -> list:
+    """The game's own action objects for a joint action given as text."""
+    return [by_text[text] for by_text, text in zip(legal, joint_text, strict=True)]
 
 
 def _difference(a, b) -> str:
