@@ -53,7 +53,7 @@ class GdlGame(Game):
         self.role_index(role)
         if self.reasoner.is_terminal(state):
             return []
-        return sorted(self.reasoner.legal(state, role), key=term_text)
+        return list(self.reasoner.legal(state, role))
 
     def apply(self, state: State, joint: tuple) -> State:
         return self.reasoner.next_state(state, joint)
