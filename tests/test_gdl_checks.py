@@ -260,3 +260,12 @@ TOKENS = [
 def test_checks_on_random_token_streams_never_raise(tokens):
     lint = lint_text(" ".join(tokens))
     assert all(f.severity in (Severity.ERROR, Severity.WARNING) for f in lint.findings)
+
+
+def test_rule_with_too_many_disjunctions_is_an_error_not_a_hang():
+    body = " ".join(f"(or (succ {i} 2) (succ 2 3))" for i in range(13))  # 2**13 > 4096
+    lint = lint_text(f"(role r)\n(<= (legal r go) {body})", "or.kif")
+    assert [str(f) for f in lint.findings] == [
+        "or.kif:2:1: error: this rule's (or ...) literals expand into more than 4096 "
+        "alternatives; split it into several rules"
+    ]

@@ -133,7 +133,10 @@ def lint_text(text: str, file: str = "<text>") -> Lint:
 def check_rules(rules: Iterable[Rule], file: str) -> list[Finding]:
     """Every finding of the static checks, sorted by position."""
     rules = tuple(rules)
-    sheet = _Sheet(rules, file)
+    try:
+        sheet = _Sheet(rules, file)
+    except GdlError as error:
+        return [_error(error.reason, error.position)]
     findings: dict[tuple, Finding] = {}
     for check in (
         _arities,
