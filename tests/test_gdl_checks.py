@@ -8,7 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from models.errors import GamecheckError
 from solvers.gdl.checks import Severity, lint_file, lint_text
+from solvers.gdl.game import GdlGame
 
 DATA = Path(__file__).parent / "data" / "gdl"
 GOOD_SHEETS = ["tictactoe.kif", "connect4_small.kif", "hanoi.kif"]
@@ -269,3 +271,31 @@ def test_rule_with_too_many_disjunctions_is_an_error_not_a_hang():
         "or.kif:2:1: error: this rule's (or ...) literals expand into more than 4096 "
         "alternatives; split it into several rules"
     ]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, len(TICTACTOE)), st.integers(0, 8), MUTATION_TEXT),
+        min_size=1,
+        max_size=3,
+    ),
+    st.randoms(use_true_random=False),
+)
+def test_mutated_sheets_that_pass_the_checks_can_be_played(mutations, rng):
+    text = TICTACTOE
+    for position, deleted, inserted in mutations:
+        text = text[:position] + inserted + text[position + deleted :]
+    try:
+        game = GdlGame.from_text(text, "mutant.kif")
+        state = game.initial_state()
+        for _ in range(4):
+            if game.is_terminal(state):
+                game.goal_values(state)
+                break
+            legal = [game.legal(state, role) for role in game.roles]
+            if not all(legal):
+                break
+            state = game.next(state, [rng.choice(actions) for actions in legal])
+    except GamecheckError:
+        pass

@@ -22,7 +22,8 @@ State = frozenset
 
 
 class GdlGame(Game):
-    """The game a rule sheet describes."""
+    """The game a rule sheet describes. Build it with `from_file` or `from_text`, which run the
+    static checks; the constructor trusts that `rules` passed them."""
 
     step_bound = None
 
