@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from analysis.commands import games, play, stats, sudoku
+from analysis.commands import games, lint, play, stats, sudoku
 from analysis.replay import CrossCheckFailure
 from models.errors import GamecheckError
 
-COMMANDS = (games, play, stats, sudoku)
+COMMANDS = (games, lint, play, stats, sudoku)
 USAGE_ERROR = 2
 BUG = 3
 
