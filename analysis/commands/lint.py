@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from models.terms import term_text
 from solvers.gdl.checks import Lint, lint_file
 from solvers.gdl.syntax import args_of
 
@@ -32,9 +33,9 @@ def summary(file: str, lint: Lint) -> str:
     roles = [
         args_of(rule.head.term)[0]
         for rule in lint.rules
-        if rule.head.relation == "role" and len(rule.head.args) == 1
+        if rule.head.relation == "role" and len(rule.head.args) == 1 and not rule.body
     ]
-    role_names = ", ".join(map(str, dict.fromkeys(roles)))
+    role_names = ", ".join(map(term_text, dict.fromkeys(roles)))
     relations = {rule.head.relation for rule in lint.rules}
     return (
         f"{file}: {_count(len(dict.fromkeys(roles)), 'role')}"
