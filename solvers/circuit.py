@@ -68,7 +68,9 @@ class Circuit:
 
     def at_most_one(self, literals: Sequence[int]) -> int:
         """A literal true when at most one of `literals` is."""
-        return self.conj(-self.conj((a, b)) for i, a in enumerate(literals) for b in literals[i + 1 :])
+        return self.conj(
+            -self.conj((a, b)) for i, a in enumerate(literals) for b in literals[i + 1 :]
+        )
 
     def evaluate(self, inputs: dict[int, bool]) -> list[bool]:
         """The value of every node, given the value of every input node (others False)."""

@@ -190,8 +190,9 @@ class Unrolling(ABC):
                 self._exactly_one_if(alive, possible)
         self._alive.append(alive)
 
-    def find(self, condition: int, depths: Iterable[int], *,
-             deadline: float | None = None) -> Line | None | str:
+    def find(
+        self, condition: int, depths: Iterable[int], *, deadline: float | None = None
+    ) -> Line | None | str:
         """A line of play to a layer in `depths` that is alive and satisfies `condition`:
         the Line, None if there is none (proved), or TIMEOUT."""
         depths = sorted(depths)

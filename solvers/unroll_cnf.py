@@ -18,7 +18,7 @@ from pysat.solvers import Solver
 from solvers.transition import TransitionSystem
 from solvers.unroll import Unrolling
 
-DEFAULT_SAT_SOLVER = "cadical195"
+DEFAULT_SAT_SOLVER = "glucose4"
 
 
 class CnfUnrolling(Unrolling):
@@ -26,8 +26,13 @@ class CnfUnrolling(Unrolling):
 
     name = "cnf"
 
-    def __init__(self, system: TransitionSystem, *, sat_solver: str = DEFAULT_SAT_SOLVER,
-                 record: bool = False):
+    def __init__(
+        self,
+        system: TransitionSystem,
+        *,
+        sat_solver: str = DEFAULT_SAT_SOLVER,
+        record: bool = False,
+    ):
         super().__init__(system)
         self.pool = IDPool()
         self.solver = Solver(name=sat_solver)

@@ -39,9 +39,7 @@ class CpSatUnrolling(Unrolling):
     def _define_and(self, gate: int, literals: tuple[int, ...]) -> None:
         inputs = [self._var(literal) for literal in literals]
         self.model.add_bool_and(inputs).only_enforce_if(self._var(gate))
-        self.model.add_bool_or([~variable for variable in inputs]).only_enforce_if(
-            ~self._var(gate)
-        )
+        self.model.add_bool_or([~variable for variable in inputs]).only_enforce_if(~self._var(gate))
         self.constraint_count += 2
 
     def _clause(self, literals: list[int]) -> None:

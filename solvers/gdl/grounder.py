@@ -2,9 +2,8 @@
 
 `ground(rules)` runs a short pipeline:
 1. evaluate the static relations (those depending on neither `true` nor `does`) exactly;
-2. over-approximate what can ever hold: with every fluent found so far taken as true and
-   every action found legal as done, evaluate the rules without their dynamic negations,
-   adding `next` facts as fluents and `legal` facts as actions until nothing changes;
+2. over-approximate what can ever hold: evaluate the rules without their dynamic negations,
+   with every `init` and `next` fact taken as true and every `legal` action as done;
 3. enumerate the instances of every dynamic rule against that over-approximation;
 4. keep only the ground atoms that `legal`, `next`, `terminal` and `goal` depend on;
 5. define each kept atom in a circuit as the OR of its instances' bodies, dependencies
@@ -18,7 +17,7 @@ from collections.abc import Sequence
 
 from models.terms import Term, term_text
 from solvers.circuit import FALSE, Circuit
-from solvers.gdl.datalog import Model, Program, Relation
+from solvers.gdl.datalog import Model, Program
 from solvers.gdl.dependencies import DependencyGraph
 from solvers.gdl.syntax import Atom, Distinct, Not, Rule, literal_variables, normal_rules
 from solvers.transition import TransitionSystem
@@ -39,11 +38,10 @@ def ground(rules: Sequence[Rule], name: str) -> TransitionSystem:
     relaxed_rules = [_relaxed(rule, static) for rule in dynamic_rules]
     roles = tuple(dict.fromkeys(r.head.args[0] for r in rules if r.head.relation == "role"))
     initial = {args[0] for args in _known(static_model, "init")}
-    model, rounds = _reachable_model(relaxed_rules, static_model, initial)
+    model = _reachable_model(relaxed_rules, static_model)
     instances = _instances(dynamic_rules, relaxed_rules, model, static)
     system = _build(name, roles, initial, model, instances)
     system.statistics.update(
-        relaxation_rounds=rounds,
         rule_instances=sum(len(bodies) for bodies in instances.values()),
         ground_atoms=len(instances),
     )
@@ -73,25 +71,18 @@ def _relaxed(rule: Rule, static: set[str]) -> Rule:
     return Rule(rule.head, body, rule.position)
 
 
-def _reachable_model(
-    relaxed_rules: list[Rule], static_model: Model, initial: set[Term]
-) -> tuple[Model, int]:
-    """Every dynamic atom that may hold in some reachable state, and the rounds it took."""
-    program = Program(relaxed_rules, DependencyGraph(relaxed_rules).components)
-    fluents, actions = set(initial), set()
-    rounds = 0
-    while True:
-        rounds += 1
-        model = dict(static_model)
-        model["true"] = Relation((fluent,) for fluent in fluents)
-        model["does"] = Relation(actions)
-        program.evaluate(model)
-        more_fluents = {args[0] for args in _known(model, "next")} - fluents
-        more_actions = _known(model, "legal") - actions
-        if not more_fluents and not more_actions:
-            return model, rounds
-        fluents |= more_fluents
-        actions |= more_actions
+def _reachable_model(relaxed_rules: list[Rule], static_model: Model) -> Model:
+    """Every dynamic atom that may hold in some reachable state: one evaluation of the
+    relaxed rules with every `init` and `next` fact taken as true and every `legal` action
+    as done (positive recursion through true/next/legal/does, evaluated semi-naively)."""
+    feedback = [
+        Rule(Atom(("true", "?x")), (Atom(("init", "?x")),)),
+        Rule(Atom(("true", "?x")), (Atom(("next", "?x")),)),
+        Rule(Atom(("does", "?r", "?a")), (Atom(("legal", "?r", "?a")),)),
+    ]
+    rules = relaxed_rules + feedback
+    program = Program(rules, DependencyGraph(rules).components)
+    return program.evaluate(dict(static_model))
 
 
 def _instances(
@@ -153,7 +144,9 @@ def _build(
         tuple(circuit.input(("does", role, action)) for action in role_actions)
         for role, role_actions in zip(roles, actions, strict=True)
     )
-    literal_of: dict[Term, int] = {("true", f): n for f, n in zip(fluents, fluent_nodes, strict=True)}
+    literal_of: dict[Term, int] = {
+        ("true", f): n for f, n in zip(fluents, fluent_nodes, strict=True)
+    }
     for role, role_actions, nodes in zip(roles, actions, action_nodes, strict=True):
         literal_of.update({("does", role, a): n for a, n in zip(role_actions, nodes, strict=True)})
     outputs = [atom for atom in instances if _relation(atom) in OUTPUTS]
