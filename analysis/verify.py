@@ -15,14 +15,20 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from analysis.loading import checking_games, load_rule_sheet
 from analysis.replay import ReplayError, replay_line
 from models.base import Game
 from solvers.circuit import Circuit
+from solvers.gdl.grounder import ground
+from solvers.invariants import Invariants, find_invariants
 from solvers.transition import TransitionSystem
 from solvers.unroll import TIMEOUT, Line, Unrolling
+from solvers.unroll_cnf import CnfUnrolling
+from solvers.unroll_cpsat import CpSatUnrolling
 
 PROVED, REFUTED, FOUND, NONE, UNKNOWN = "proved", "refuted", "found", "none", "unknown"
 WIN = 100
+BACKENDS = ("cnf", "cpsat")
 
 
 @dataclass(frozen=True)
@@ -88,6 +94,11 @@ class Verification:
     earliest_win: dict[str, Answer]
     seconds: float
     encoding: dict[str, int] = field(default_factory=dict)
+    system_size: dict[str, int] = field(default_factory=dict)
+    invariant_statistics: dict[str, float] = field(default_factory=dict)
+    certificate: str | None = None
+    """With the cnf backend and a proved longest game: DIMACS text, UNSAT iff no line of play
+    reaches a non-terminal state at the depth the proof names."""
 
     def to_json(self) -> dict:
         return {
@@ -104,7 +115,76 @@ class Verification:
             "earliest_win": {role: a.to_json() for role, a in self.earliest_win.items()},
             "seconds": round(self.seconds, 3),
             "encoding": self.encoding,
+            "system": self.system_size,
+            "invariants": self.invariant_statistics,
         }
+
+
+def verify_game(
+    spec: str,
+    *,
+    backend: str = "cnf",
+    horizon: int,
+    time_limit: float | None = None,
+    sat_solver: str | None = None,
+    invariants: bool = True,
+    dimacs: str | None = None,
+    progress: Callable[[str], None] = lambda _: None,
+) -> Verification:
+    """Every answer of `gamecheck verify` for a built-in game or a rule sheet."""
+    start = time.monotonic()
+    deadline = None if time_limit is None else start + time_limit
+    progress("grounding")
+    sheet = load_rule_sheet(spec)
+    system = ground(sheet.rules, sheet.name)
+    size = system.size()
+    found = Invariants()
+    if invariants:
+        progress("invariants")
+        found = find_invariants(system, sat_solver=sat_solver)
+    unrolling = make_unrolling(system, backend, sat_solver=sat_solver, record=bool(dimacs))
+    unrolling.use_invariants(found)
+    states = None
+    if found.state:
+        states = make_unrolling(system, backend, sat_solver=sat_solver, free_start=True)
+        states.use_invariants(found)
+    verifier = Verifier(
+        unrolling,
+        checking_games(spec),
+        horizon=horizon,
+        deadline=deadline,
+        progress=progress,
+        states=states,
+    )
+    result = verifier.run()
+    result.seconds = time.monotonic() - start
+    result.system_size = size
+    result.invariant_statistics = found.statistics
+    if dimacs and result.complete and isinstance(unrolling, CnfUnrolling):
+        result.certificate = unrolling.dimacs(
+            [
+                unrolling.alive(verifier.deepest),
+                -unrolling.literal(system.terminal, verifier.deepest),
+            ],
+            f"gamecheck verify {spec}: UNSAT iff no line of play reaches a non-terminal state "
+            f"after {verifier.deepest} steps (proved invariants included as clauses)",
+        )
+    return result
+
+
+def make_unrolling(
+    system: TransitionSystem,
+    backend: str,
+    *,
+    sat_solver: str | None = None,
+    record: bool = False,
+    free_start: bool = False,
+) -> Unrolling:
+    """The unrolled system on a backend (`cnf` or `cpsat`)."""
+    if backend == "cpsat":
+        return CpSatUnrolling(system, free_start=free_start)
+    options = {"sat_solver": sat_solver} if sat_solver else {}
+    return CnfUnrolling(system, record=record, free_start=free_start, **options)
 
 
 class _Timeout(Exception):
@@ -122,8 +202,12 @@ class Verifier:
         horizon: int,
         deadline: float | None = None,
         progress: Callable[[str], None] = lambda _: None,
+        states: Unrolling | None = None,
     ):
         self.unrolling = unrolling
+        self.states = states
+        """A free-start unrolling under the proved invariants: a condition no state there
+        satisfies holds in no reachable state, which settles a question without search."""
         self.system: TransitionSystem = unrolling.system
         self.checkers = checkers
         self.horizon = horizon
@@ -139,7 +223,6 @@ class Verifier:
         start = time.monotonic()
         roles = self.system.roles
         longest = self._timed(self.longest_game)
-        complete = longest.status == PROVED
         answers = {
             "shortest_game": self._timed(self.shortest_game),
             "playability": self._timed(self.playability),
@@ -152,7 +235,7 @@ class Verifier:
             roles=roles,
             backend=self.unrolling.name,
             horizon=self.horizon,
-            complete=complete,
+            complete=self._complete(),
             longest_game=longest,
             outcomes=outcomes,
             earliest_win=wins,
@@ -207,7 +290,7 @@ class Verifier:
                     witness,
                     f"no non-terminal state is reachable at depth {depth}",
                 )
-        return Answer(NONE, detail="no terminal state is reachable: the game never ends")
+        return Answer(NONE, detail="no terminal state is reachable")
 
     def shortest_game(self) -> Answer:
         self.progress("shortest game")
@@ -263,7 +346,10 @@ class Verifier:
         try:
             while True:
                 others = [-self.conditions.goals_equal(vector) for vector in vectors]
-                line = self._find(circuit.conj([self.system.terminal, *others]), self._depths())
+                condition = circuit.conj([self.system.terminal, *others])
+                line = (
+                    None if self._impossible(condition) else self._find(condition, self._depths())
+                )
                 if line is None:
                     return Outcomes(
                         tuple(vectors), tuple(witnesses), self._complete(), time.monotonic() - start
@@ -299,6 +385,15 @@ class Verifier:
             answer.status, answer.value, answer.witness, answer.detail, time.monotonic() - start
         )
 
+    def _impossible(self, condition: int) -> bool:
+        """Whether no state satisfying the invariants satisfies `condition`."""
+        if self.states is None:
+            return False
+        possible = self.states.state_possible(condition, deadline=self.deadline)
+        if possible is None:
+            raise _Timeout
+        return not possible
+
     def _find(self, condition: int, depths) -> Line | None:
         result = self.unrolling.find(condition, depths, deadline=self.deadline)
         if result == TIMEOUT:
@@ -313,6 +408,8 @@ class Verifier:
         """The shortest line of play to a state satisfying `condition` (none shorter than
         `lower` steps is asked for), or None: one query over every depth, then a binary
         search over prefixes of the depths left."""
+        if self._impossible(condition):
+            return None
         best = self._find(condition, range(lower, self._depths().stop))
         if best is None:
             return None
@@ -331,7 +428,7 @@ class Verifier:
 
     def _bound(self) -> str:
         if self._complete():
-            return "(all reachable states: the game always ends)"
+            return "(all reachable states)"
         return f"(up to depth {self.horizon}, the horizon)"
 
     def _texts(self, line: Line) -> tuple[tuple[str, ...], ...]:
@@ -442,7 +539,7 @@ def _goals_undefined(game: Game, state) -> bool:
 
 def _ends_with_goal(role: int, goal: int):
     def claim(game: Game, state) -> bool:
-        return game.is_terminal(state) and _goal_values(game, state)[role] == {goal}
+        return game.is_terminal(state) and goal in _goal_values(game, state)[role]
 
     return claim
 

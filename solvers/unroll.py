@@ -10,8 +10,13 @@ definition at layer t: no variable of its own.
 non-terminal and every role took exactly one legal action in it. `find` asks whether some
 layer in a range is alive and satisfies a condition (a circuit literal over fluents).
 
-Backends supply the variables and constraints: `_new_variable`, `_define_and`, `_clause`,
-`_exactly_one_if` and `_solve`. Literals are ints (negative for negation) or constants.
+With `free_start`, layer 0 is any state at all (its fluents are free variables): that is
+how invariants are proved by induction (solvers/invariants.py). Proved invariants, once
+given to `use_invariants`, constrain every layer a query touches.
+
+Backends supply the variables and constraints: `new_variable`, `_define_and`, `_clause`,
+`_exactly_one_if`, `_linear_if` and `_solve`. Literals are ints (negative for negation) or
+constants.
 """
 
 from __future__ import annotations
@@ -48,15 +53,18 @@ class Unrolling(ABC):
 
     name: str
 
-    def __init__(self, system: TransitionSystem):
+    def __init__(self, system: TransitionSystem, *, free_start: bool = False):
         self.system = system
+        self.free_start = free_start
         self.layers: list[dict[int, Lit]] = []
         self._gates: dict[tuple[int, ...], int] = {}
         self._alive: list[Lit] = [True]
+        self.invariants = None
+        self._constrained_layers = 0
 
     # -- what a backend supplies -------------------------------------------------------------
     @abstractmethod
-    def _new_variable(self) -> int:
+    def new_variable(self) -> int:
         """A fresh variable (a positive int)."""
 
     @abstractmethod
@@ -70,6 +78,13 @@ class Unrolling(ABC):
     @abstractmethod
     def _exactly_one_if(self, condition: int, literals: list[int]) -> None:
         """At most one of `literals`, and if `condition` holds exactly one."""
+
+    @abstractmethod
+    def _linear_if(
+        self, condition: int | None, terms: list[tuple[int, int]], low: int, high: int
+    ) -> None:
+        """If `condition` holds (always, when None): low <= sum of weights of the true
+        literals <= high. Weights are positive, literals never constants."""
 
     @abstractmethod
     def _solve(self, assumptions: list[int], deadline: float | None) -> set[int] | bool | None:
@@ -128,12 +143,14 @@ class Unrolling(ABC):
             return self.conjunction([self.literal(child, t) for child in children])
         fluent = system.node_fluent.get(node)
         if fluent is not None:
-            return fluent in system.initial if t == 0 else self.literal(system.next[fluent], t - 1)
+            if t > 0:
+                return self.literal(system.next[fluent], t - 1)
+            return self.new_variable() if self.free_start else fluent in system.initial
         role, action = system.node_action[node]
         legal = self.literal(system.legal[role][action], t)
         if legal is False:
             return False
-        does = self._new_variable()
+        does = self.new_variable()
         if legal is not True:
             self._clause([-does, legal])
         return does
@@ -153,7 +170,7 @@ class Unrolling(ABC):
         key = tuple(sorted(kept))
         gate = self._gates.get(key)
         if gate is None:
-            gate = self._gates[key] = self._new_variable()
+            gate = self._gates[key] = self.new_variable()
             self._define_and(gate, key)
         return gate
 
@@ -164,6 +181,61 @@ class Unrolling(ABC):
         kept = [literal for literal in clause if literal is not False]
         self._clause(kept)
 
+    def add_linear(
+        self, terms: Iterable[tuple[int, Lit]], low: int, high: int, condition: Lit = True
+    ) -> None:
+        """If `condition` holds: low <= sum of the weights of the true literals <= high."""
+        if condition is False:
+            return
+        kept = []
+        for weight, literal in terms:
+            if weight < 0:  # w*l == w + (-w)*(not l)
+                weight, literal = -weight, negate(literal)
+                low, high = low + weight, high + weight
+            if literal is True:
+                low, high = low - weight, high - weight
+            elif literal is not False and weight:
+                kept.append((weight, literal))
+        total = sum(weight for weight, _ in kept)
+        if low > total or high < 0 or low > high:
+            self.add_clause([negate(condition)])
+        elif low > 0 or high < total:
+            self._linear_if(None if condition is True else condition, kept, low, high)
+
+    def use_invariants(self, invariants) -> None:
+        """Constrain every layer with proved invariants (solvers/invariants.Invariants)."""
+        self.invariants = invariants
+
+    def _constrain_layers(self, last: int) -> None:
+        """Add the invariants to every layer up to `last` that does not have them yet,
+        for lines of play that reach the layer."""
+        while self.invariants is not None and self._constrained_layers <= last:
+            t = self._constrained_layers
+            self._constrained_layers += 1
+            alive = self._alive[t]  # layers past the end of play need not satisfy them
+            for invariant in self.invariants.state:
+                self.add_clause([negate(alive), self.literal(invariant.literal, t)])
+            if self.free_start:
+                continue  # a counter needs the depth, which a free start does not know
+            for counter in self.invariants.counters:
+                terms = [(w, self.literal(lit, t)) for w, lit in counter.terms]
+                self.add_linear(terms, counter.start + t, counter.start + t, condition=alive)
+
+    def state_possible(self, condition: int, *, deadline: float | None = None) -> bool | None:
+        """With a free start: whether some state that satisfies the invariants satisfies
+        `condition`. False proves that no reachable state does; None means the deadline
+        passed."""
+        self._constrain_layers(0)
+        model = self.satisfiable([self.literal(condition, 0)], deadline=deadline)
+        return None if model is None else bool(model)
+
+    def satisfiable(self, literals: Sequence[Lit], *, deadline: float | None = None):
+        """A model (its set of true variables) in which all `literals` hold, False if there
+        is none, None if the deadline passed first."""
+        if any(literal is False for literal in literals):
+            return False
+        return self._solve([lit for lit in literals if lit is not True], deadline)
+
     # -- lines of play -------------------------------------------------------------------
     def does(self, role: int, action: int, t: int) -> Lit:
         return self._node(self.system.action_nodes[role][action], t)
@@ -172,11 +244,12 @@ class Unrolling(ABC):
         """Whether the line of play reaches layer t (constrains the steps before t)."""
         while len(self._alive) <= t:
             self._add_step(len(self._alive) - 1)
+        self._constrain_layers(t)
         return self._alive[t]
 
     def _add_step(self, t: int) -> None:
         """Constrain step t (from layer t to t+1) and define alive(t+1)."""
-        alive = self._new_variable()
+        alive = self.new_variable()
         self.add_clause([-alive, self._alive[t]])
         self.add_clause([-alive, negate(self.literal(self.system.terminal, t))])
         for role, actions in enumerate(self.system.actions):
@@ -199,7 +272,7 @@ class Unrolling(ABC):
         hits = [self.conjunction([self.alive(t), self.literal(condition, t)]) for t in depths]
         if all(hit is False for hit in hits):
             return None
-        query = self._new_variable()
+        query = self.new_variable()
         self.add_clause([-query, *hits])
         model = self._solve([query], deadline)
         self.add_clause([-query])

@@ -13,6 +13,7 @@ import time
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
+from pysat.pb import PBEnc
 from pysat.solvers import Solver
 
 from solvers.transition import TransitionSystem
@@ -31,9 +32,10 @@ class CnfUnrolling(Unrolling):
         system: TransitionSystem,
         *,
         sat_solver: str = DEFAULT_SAT_SOLVER,
+        free_start: bool = False,
         record: bool = False,
     ):
-        super().__init__(system)
+        super().__init__(system, free_start=free_start)
         self.pool = IDPool()
         self.solver = Solver(name=sat_solver)
         self.recorded: list[list[int]] | None = [] if record else None
@@ -42,7 +44,7 @@ class CnfUnrolling(Unrolling):
     def close(self) -> None:
         self.solver.delete()
 
-    def _new_variable(self) -> int:
+    def new_variable(self) -> int:
         return self.pool.id()
 
     def _define_and(self, gate: int, literals: tuple[int, ...]) -> None:
@@ -60,6 +62,21 @@ class CnfUnrolling(Unrolling):
         self._clause([-condition, *literals])
         for clause in CardEnc.atmost(literals, 1, vpool=self.pool, encoding=EncType.seqcounter):
             self._clause(clause)
+
+    def _linear_if(
+        self, condition: int | None, terms: list[tuple[int, int]], low: int, high: int
+    ) -> None:
+        weights = [weight for weight, _ in terms]
+        literals = [literal for _, literal in terms]
+        guard = [] if condition is None else [-condition]
+        encodings = []
+        if low > 0:
+            encodings.append(PBEnc.atleast(literals, weights, bound=low, vpool=self.pool))
+        if high < sum(weights):
+            encodings.append(PBEnc.atmost(literals, weights, bound=high, vpool=self.pool))
+        for encoding in encodings:
+            for clause in encoding.clauses:
+                self._clause(guard + clause)
 
     def _solve(self, assumptions: list[int], deadline: float | None) -> set[int] | bool | None:
         if deadline is None:
@@ -79,6 +96,16 @@ class CnfUnrolling(Unrolling):
             if answer is not None:
                 return answer
         raise AssertionError("unreachable")
+
+    def dimacs(self, units: list, comment: str) -> str:
+        """The clauses so far (recorded) plus unit clauses, as DIMACS text."""
+        clauses = list(self.recorded or [])
+        clauses += [[unit] for unit in units if unit is not True]
+        if False in units:
+            clauses.append([])
+        lines = [f"c {comment}", f"p cnf {self.pool.top} {len(clauses)}"]
+        lines += [" ".join(map(str, clause)) + " 0" for clause in clauses]
+        return "\n".join(lines) + "\n"
 
     def size(self) -> dict[str, int]:
         return {"variables": self.pool.top, "clauses": self.clause_count}
