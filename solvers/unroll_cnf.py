@@ -85,7 +85,11 @@ class CnfUnrolling(Unrolling):
             answer = self._solve_in_budgets(assumptions, deadline)
         if answer is None:
             return None
-        return {literal for literal in self.solver.get_model() if literal > 0} if answer else False
+        if not answer:
+            return False
+        model = self.solver.get_model()
+        self.solver.set_phases(model)  # the next, often deeper, query starts from this line
+        return {literal for literal in model if literal > 0}
 
     def _solve_in_budgets(self, assumptions: list[int], deadline: float) -> bool | None:
         for budget in (10_000 * 2**k for k in itertools.count()):
