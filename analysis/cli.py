@@ -5,17 +5,24 @@ from __future__ import annotations
 import argparse
 import sys
 
-from analysis.commands import games, lint, sudoku
+from analysis.commands import games, lint, play, stats, sudoku
 from analysis.replay import CrossCheckFailure
 from models.errors import GamecheckError
 
-COMMANDS = (games, lint, sudoku)
+COMMANDS = (games, lint, play, stats, sudoku)
 USAGE_ERROR = 2
 BUG = 3
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one sentence, like every other bad input."""
+
+    def error(self, message: str):
+        raise GamecheckError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="gamecheck",
         description="Analyse General Game Playing games with SAT and CP-SAT solvers.",
     )
@@ -27,8 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one subcommand; bad input gives one sentence on stderr and exit status 2."""
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)
         return args.run(args) or 0
     except GamecheckError as error:
         print(f"gamecheck: error: {error}", file=sys.stderr)

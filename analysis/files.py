@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TextIO
 
 from models.errors import GamecheckError
 
@@ -19,14 +21,28 @@ def read_text(path: str | Path) -> str:
         raise GamecheckError(f"cannot read {path}: it is not UTF-8 text") from None
 
 
-def write_atomic(path: str | Path, data: str | bytes) -> None:
-    """Write a whole file or nothing: write a temporary file beside it, then rename."""
-    path = Path(path)
+def write_atomically(path: str, write: Callable[[TextIO], object]) -> None:
+    """Call `write` on a temporary text file in `path`'s directory, then rename it to `path`."""
+    target = Path(path)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-        with os.fdopen(handle, "wb") as file:
-            file.write(data.encode() if isinstance(data, str) else data)
-        os.replace(temporary, path)
+        descriptor, temporary = tempfile.mkstemp(
+            dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
+        )
     except OSError as error:
         raise GamecheckError(f"cannot write {path}: {error.strerror or error}") from None
+    try:
+        with os.fdopen(descriptor, "w", newline="") as file:
+            write(file)
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes the file private
+        os.replace(temporary, target)
+    except BaseException as error:
+        Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise GamecheckError(f"cannot write {path}: {error.strerror or error}") from None
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

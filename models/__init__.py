@@ -8,7 +8,11 @@ from models.base import Game
 from models.errors import UnknownGameError
 
 _MODULES = {
+    "cubicup": "models.cubicup",
+    "ttcc4": "models.ttcc4",
+    "tictactoe3d": "models.tictactoe3d",
     "sudoku": "models.sudoku",
+    "tictacchess": "models.tictacchess",
 }
 
 

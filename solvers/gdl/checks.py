@@ -8,6 +8,17 @@ defined (always false), one defined but never used, `(true X)` or `(does R X)` t
 init/next or legal rule can produce, names that differ only in case, no init/legal/goal/
 terminal rule at all, a duplicate role, legal or goal for a constant that is not a role.
 
+How the specification is read here:
+- Safety, stratification and the recursion restriction are checked on the normal rules
+  (syntax.normal_rules: each `or` expanded), since the spec states them for rules without `or`.
+- Recursion restriction: for a rule with head p(a1..an) and a positive body atom q(t1..tm)
+  where q lies on a cycle with p, every tj must be ground, or equal to some ai, or have all
+  its variables in positive body atoms whose relations are not on a cycle with p. The spec says
+  "tj appears in" such an atom; gamecheck reads that per variable (it keeps the model finite).
+- `role` may appear in rule bodies (as in `(role ?p)`); as a head only in facts.
+- `base` and `input` (later additions to GDL) must not depend on `true` or `does`.
+- Roles must be constants: gamecheck names roles by text (an error, though GDL allows terms).
+
 >>> lint = lint_text("(role r) (<= (legal r (go ?x)) (true (at ?y)))", "g.kif")
 >>> for finding in lint.errors: print(finding)
 g.kif:1:14: error: unsafe variable ?x: it appears in no positive literal of the rule body
@@ -122,7 +133,10 @@ def lint_text(text: str, file: str = "<text>") -> Lint:
 def check_rules(rules: Iterable[Rule], file: str) -> list[Finding]:
     """Every finding of the static checks, sorted by position."""
     rules = tuple(rules)
-    sheet = _Sheet(rules, file)
+    try:
+        sheet = _Sheet(rules, file)
+    except GdlError as error:
+        return [_error(error.reason, error.position)]
     findings: dict[tuple, Finding] = {}
     for check in (
         _arities,

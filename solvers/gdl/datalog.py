@@ -68,17 +68,17 @@ class Relation:
 
 
 def _key(args: Args, paths: tuple[Path, ...]) -> tuple:
-    return tuple([_subterm(args, path) for path in paths])
-
-
-def _subterm(args: Args, path: Path):
-    """The subterm at `path`, or _MISSING if the fact has no such place."""
-    term = args
-    for step in path:
-        if type(term) is not tuple or step >= len(term):
-            return _MISSING
-        term = term[step]
-    return term
+    """The subterms of a fact at `paths` (_MISSING where the fact has no such place)."""
+    key = []
+    for path in paths:
+        term = args
+        for step in path:
+            if type(term) is not tuple or step >= len(term):
+                term = _MISSING
+                break
+            term = term[step]
+        key.append(term)
+    return tuple(key)
 
 
 Model = dict[str, Relation]
@@ -102,11 +102,12 @@ Binder = tuple[Path, int, bool]
 
 @dataclass(frozen=True)
 class _Trigger:
-    """A body atom of `rule` in the rule's own component: a new fact of `relation` that has
-    the constants `tests` at their places binds slots by `binders`, then `plan` runs."""
+    """A body atom of `rule` in the rule's own component: a new fact that has the constants
+    `test_values` at `test_paths` binds slots by `binders`, then `plan` runs."""
 
     rule: _CompiledRule
-    tests: tuple[tuple[Path, Term], ...]
+    test_paths: tuple[Path, ...]
+    test_values: tuple[Term, ...]
     binders: tuple[Binder, ...]
     plan: tuple
 
@@ -165,7 +166,7 @@ class Program:
             model[relation_name].process(args)
             self.statistics.facts += 1
             for trigger in triggers.get(relation_name, ()):
-                if any(_subterm(args, path) != value for path, value in trigger.tests):
+                if _key(args, trigger.test_paths) != trigger.test_values:
                     continue
                 slots = [None] * trigger.rule.slots
                 if _bind(args, trigger.binders, slots):
@@ -178,6 +179,7 @@ class Program:
             return
         step = plan[index]
         kind = step[0]
+        following = index + 1
         if kind == _ATOM:
             _, relation_name, paths, key_patterns, binders = step
             relation = model.get(relation_name)
@@ -185,15 +187,20 @@ class Program:
                 return
             self.statistics.lookups += 1
             key = tuple([_build(pattern, slots) for pattern in key_patterns])
-            for args in relation.lookup(paths, key):
+            candidates = relation.lookup(paths, key)
+            if not binders:
+                if candidates:
+                    self._join(plan, following, slots, model, rule, emit)
+                return
+            for args in candidates:
                 if _bind(args, binders, slots):
-                    self._join(plan, index + 1, slots, model, rule, emit)
+                    self._join(plan, following, slots, model, rule, emit)
         elif kind == _NOT:
             relation = model.get(step[1])
             if relation is None or tuple([_build(p, slots) for p in step[2]]) not in relation.known:
-                self._join(plan, index + 1, slots, model, rule, emit)
+                self._join(plan, following, slots, model, rule, emit)
         elif (_build(step[1], slots) == _build(step[2], slots)) == (kind == _EQUAL):
-            self._join(plan, index + 1, slots, model, rule, emit)
+            self._join(plan, following, slots, model, rule, emit)
 
 
 def _compile_component(component: frozenset[str], rules: list[Rule]) -> tuple:
@@ -215,12 +222,16 @@ def _compile_component(component: frozenset[str], rules: list[Rule]) -> tuple:
         )
         compiled.append(compiled_rule)
         for atom in recursive:
-            tests = tuple(_key_paths(atom.args, set()))
+            tests = _key_paths(atom.args, set())
             binders, bound = _binders(atom.args, set(), slot_of)
-            plan = _plan(rule.body, bound, slot_of, skip=atom)
-            triggers.setdefault(atom.relation, []).append(
-                _Trigger(compiled_rule, tests, binders, plan)
+            trigger = _Trigger(
+                compiled_rule,
+                tuple(path for path, _ in tests),
+                tuple(value for _, value in tests),
+                binders,
+                _plan(rule.body, bound, slot_of, skip=atom),
             )
+            triggers.setdefault(atom.relation, []).append(trigger)
     return component, compiled, triggers
 
 

@@ -22,7 +22,8 @@ State = frozenset
 
 
 class GdlGame(Game):
-    """The game a rule sheet describes."""
+    """The game a rule sheet describes. Build it with `from_file` or `from_text`, which run the
+    static checks; the constructor trusts that `rules` passed them."""
 
     step_bound = None
 
@@ -48,9 +49,12 @@ class GdlGame(Game):
         return self.reasoner.initial_state()
 
     def legal(self, state: State, role: str) -> list[Term]:
-        """The legal actions of `role`, sorted by their text."""
+        """The legal actions of `role`, sorted by their text; none in a terminal state (as the
+        Game interface says, even where the rules still derive legal facts there)."""
         self.role_index(role)
-        return sorted(self.reasoner.legal(state, role), key=term_text)
+        if self.reasoner.is_terminal(state):
+            return []
+        return list(self.reasoner.legal(state, role))
 
     def apply(self, state: State, joint: tuple) -> State:
         return self.reasoner.next_state(state, joint)

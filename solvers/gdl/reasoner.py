@@ -13,7 +13,7 @@ state and joint action). Each phase reads the complete models of the earlier one
 ...     (<= terminal (true (count 2))) (<= (goal p 100) terminal)'''))
 >>> state = reasoner.initial_state()
 >>> sorted(state), reasoner.legal(state, "p")
-([('count', '0')], ['tick'])
+([('count', '0')], ('tick',))
 >>> sorted(reasoner.next_state(state, ("tick",)))
 [('count', '1')]
 """
@@ -48,7 +48,8 @@ class Reasoner:
         self.roles = tuple(
             dict.fromkeys(rule.head.args[0] for rule in rules if rule.head.relation == "role")
         )
-        self._state_models: OrderedDict[frozenset, Model] = OrderedDict()
+        self._states: OrderedDict[frozenset, tuple[Model, dict[str, tuple]]] = OrderedDict()
+        """Recent states: their model and the legal actions found so far, per role."""
 
     @property
     def statistics(self) -> Statistics:
@@ -59,22 +60,29 @@ class Reasoner:
 
     def state_model(self, state: frozenset[Term]) -> Model:
         """Every relation that does not depend on `does`, in `state` (cached)."""
-        model = self._state_models.get(state)
-        if model is not None:
-            self._state_models.move_to_end(state)
-            return model
+        return self._state(state)[0]
+
+    def _state(self, state: frozenset[Term]) -> tuple[Model, dict[str, tuple]]:
+        cached = self._states.get(state)
+        if cached is not None:
+            self._states.move_to_end(state)
+            return cached
         model = dict(self.static_model)
         model["true"] = Relation((fact,) for fact in state)
         self.program.evaluate(model, self._phase_components[STATE])
-        self._state_models[state] = model
-        if len(self._state_models) > STATE_CACHE_SIZE:
-            self._state_models.popitem(last=False)
-        return model
+        self._states[state] = cached = (model, {})
+        if len(self._states) > STATE_CACHE_SIZE:
+            self._states.popitem(last=False)
+        return cached
 
-    def legal(self, state: frozenset[Term], role: str) -> list[Term]:
-        """The legal actions of `role`, unordered."""
-        relation = self.state_model(state).get("legal")
-        return [] if relation is None else [args[1] for args in relation.lookup(((0,),), (role,))]
+    def legal(self, state: frozenset[Term], role: str) -> tuple[Term, ...]:
+        """The legal actions of `role`, sorted by their text (cached)."""
+        model, legal = self._state(state)
+        if role not in legal:
+            relation = model.get("legal")
+            found = () if relation is None else relation.lookup(((0,),), (role,))
+            legal[role] = tuple(sorted((args[1] for args in found), key=term_text))
+        return legal[role]
 
     def is_terminal(self, state: frozenset[Term]) -> bool:
         return bool(_facts(self.state_model(state), "terminal"))

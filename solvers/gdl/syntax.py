@@ -20,6 +20,7 @@ print as written (`redPawn`); the checks warn when two names differ only in case
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -30,6 +31,8 @@ KEYWORDS = frozenset(
     ("role", "init", "true", "does", "next", "legal", "goal", "terminal", "base", "input")
 )
 OPERATORS = frozenset(("distinct", "not", "or", "<="))
+MAX_ALTERNATIVES = 4096
+"""Most rules one rule may expand into when its disjunctions are multiplied out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +182,12 @@ def normal_rules(rule: Rule) -> list[Rule]:
     `(not a) (not b)` and `(not (not a))` becomes `a`. Positions are kept.
     """
     choices = [_conjunctions(literal, positive=True) for literal in rule.body]
+    if math.prod(len(choice) for choice in choices) > MAX_ALTERNATIVES:
+        raise GdlError(
+            f"this rule's (or ...) literals expand into more than {MAX_ALTERNATIVES} "
+            "alternatives; split it into several rules",
+            rule.position,
+        )
     return [
         Rule(rule.head, tuple(itertools.chain.from_iterable(combination)), rule.position)
         for combination in itertools.product(*choices)
