@@ -9,11 +9,12 @@ the same goals in every state, not only terminal ones.
 
 import pytest
 
+from models import get_game
 from models.base import Game
 from solvers.gdl.game import GdlGame
 from tests.gdl_differential import assert_same_game
 from tests.playouts import random_playout
-from tests.rule_sheets import builtin_game, sheet_game
+from tests.rule_sheets import sheet_game
 
 FAST = [
     ("cubicup", 1),
@@ -36,14 +37,14 @@ GAMES = ["cubicup", "ttcc4", "tictactoe3d", "sudoku", "tictacchess"]
 
 @pytest.mark.parametrize(("name", "playouts"), FAST)
 def test_generator_and_rule_sheet_agree(name, playouts):
-    steps = assert_same_game(builtin_game(name), sheet_game(name), playouts, seed=2024)
+    steps = assert_same_game(get_game(name), sheet_game(name), playouts, seed=2024)
     assert steps > playouts
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "playouts"), SLOW)
 def test_generator_and_rule_sheet_agree_on_many_playouts(name, playouts):
-    steps = assert_same_game(builtin_game(name), sheet_game(name), playouts, seed=7)
+    steps = assert_same_game(get_game(name), sheet_game(name), playouts, seed=7)
     assert steps > playouts
 
 
@@ -62,4 +63,4 @@ def check_sheet_along(generator: Game, sheet: GdlGame, seed: int) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_sheet_declares_every_fact_and_action_and_agrees_on_goals_everywhere(name):
-    check_sheet_along(builtin_game(name), sheet_game(name), seed=5)
+    check_sheet_along(get_game(name), sheet_game(name), seed=5)
