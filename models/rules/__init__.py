@@ -7,16 +7,17 @@ The sudoku instances differ only in their init facts: `sudoku.kif` holds grade1'
 from __future__ import annotations
 
 from importlib import resources
+from importlib.resources.abc import Traversable
 
 from models.errors import UnknownGameError
-from models.sudoku import DEFAULT_INSTANCE, INSTANCES, cell_coordinates, make_game
+from models.sudoku import DEFAULT_INSTANCE, cell_coordinates, make_game
 
 SHEETS = ("cubicup", "ttcc4", "tictactoe3d", "sudoku", "tictacchess")
 INIT_MARKER = "; --- Initial state: sudoku instance "
 """The comment line that opens the init facts of sudoku.kif; the facts follow, 9 per line."""
 
 
-def rule_sheet_path(game_name: str):
+def rule_sheet_path(game_name: str) -> Traversable:
     """The rule sheet of a built-in game (`sudoku:gradeN` gives the one sudoku sheet), as an
     importlib.resources Traversable (a real path in an installed package)."""
     base, _, _ = game_name.partition(":")
@@ -54,6 +55,3 @@ def sudoku_init_lines(instance: str, givens: tuple[int, ...]) -> list[str]:
     ]
     marker = f'{INIT_MARKER}{instance} (RULES.md "Instances"), one row per line'
     return [marker] + [" ".join(facts[row * 9 : row * 9 + 9]) for row in range(9)]
-
-
-__all__ = ["INSTANCES", "SHEETS", "rule_sheet_path", "rule_text", "sudoku_rule_text"]
