@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from analysis.commands import games, lint, play, stats, sudoku, verify
+from analysis.commands import games, lint, play, report, stats, sudoku, verify
 from analysis.replay import CrossCheckFailure
 from models.errors import GamecheckError
 
-COMMANDS = (games, lint, play, stats, sudoku, verify)
+COMMANDS = (games, lint, play, stats, sudoku, verify, report)
 USAGE_ERROR = 2
 BUG = 3
 

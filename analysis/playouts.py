@@ -154,7 +154,12 @@ def outcome_table(table: pd.DataFrame) -> pd.DataFrame:
 
 def playout_stats(game: Game, seeds: Iterable[int]) -> PlayoutStats:
     """Play one random playout per seed and summarise them."""
-    table = playout_table(random_playout(game, seed) for seed in seeds)
+    return summarise_playouts(game, (random_playout(game, seed) for seed in seeds))
+
+
+def summarise_playouts(game: Game, playouts: Iterable[Playout]) -> PlayoutStats:
+    """The statistics of playouts already played."""
+    table = playout_table(playouts)
     if table.empty:
         raise GamecheckError("statistics need at least one playout")
     return PlayoutStats(

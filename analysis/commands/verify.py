@@ -8,6 +8,7 @@ import time
 
 from analysis.files import write_atomically
 from analysis.verify import BACKENDS, Answer, Verification, verify_game
+from analysis.verify_text import answer_rows, numbered_line, sizes_text, value_text, vector_text
 
 DEFAULT_HORIZON = 300
 
@@ -75,41 +76,26 @@ def summary(result: Verification) -> str:
     lines = [
         f"verify {result.game} ({len(result.roles)} roles: {', '.join(result.roles)}) "
         f"with {result.backend}, horizon {result.horizon}",
-        f"  system: {_sizes(result.system_size)}; {_sizes(result.invariant_statistics)}",
+        f"  system: {sizes_text(result.system_size)}; {sizes_text(result.invariant_statistics)}",
     ]
-    rows = [
-        ("longest game", result.longest_game, "steps"),
-        ("shortest game", result.shortest_game, "steps"),
-        ("playability", result.playability, ""),
-        ("goal definedness", result.goal_definedness, ""),
-    ]
-    for label, answer, unit in rows:
-        lines += _answer_lines(label, answer, unit)
-    vectors = " | ".join(" ".join(map(_goal_text, v)) for v in result.outcomes.vectors) or "none"
+    rows = answer_rows(result)
+    for label, answer, unit in rows[:4]:
+        lines += _answer_lines(result.roles, label, answer, unit)
+    vectors = " | ".join(map(vector_text, result.outcomes.vectors)) or "none"
     lines.append(f"  {'outcomes':18} {result.outcomes.status:8} {vectors}")
-    for role, answer in result.earliest_win.items():
-        lines += _answer_lines(f"earliest win {role}", answer, "steps")
+    for label, answer, unit in rows[4:]:
+        lines += _answer_lines(result.roles, label, answer, unit)
     if not result.complete:
         lines.append("  (the longest game is not proved: answers hold up to the horizon only)")
     lines.append(f"  total {result.seconds:.1f} s")
     return "\n".join(lines)
 
 
-def _answer_lines(label: str, answer: Answer, unit: str) -> list[str]:
-    value = f"{answer.value} {unit}".strip() if answer.value is not None else ""
-    lines = [f"  {label:18} {answer.status:8} {value:12} {answer.detail}".rstrip()]
+def _answer_lines(roles, label: str, answer: Answer, unit: str) -> list[str]:
+    lines = [
+        f"  {label:18} {answer.status:8} {value_text(answer, unit):12} {answer.detail}".rstrip()
+    ]
     if answer.status == "refuted" and answer.witness is not None:
         lines.append("    counterexample:")
-        lines += [f"    {n:4}. {' '.join(step)}" for n, step in enumerate(answer.witness, 1)]
+        lines += [f"    {step}" for step in numbered_line(roles, answer.witness)]
     return lines
-
-
-def _goal_text(goal) -> str:
-    """A role's goal in an outcome: its value, or all its values (`0/100`, `-` for none)."""
-    if isinstance(goal, tuple):
-        return "/".join(map(str, goal)) or "-"
-    return str(goal)
-
-
-def _sizes(counts: dict) -> str:
-    return ", ".join(f"{value} {key.replace('_', ' ')}" for key, value in counts.items())

@@ -1,0 +1,168 @@
+"""Write the reports of some games into a directory, atomically.
+
+Everything is built in a staging directory beside the target; only when every game and the
+index are written are the new entries renamed into the target (a game's directory replaced
+whole, files with os.replace). An error before that leaves the target as it was, and the
+staging directory is always removed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from importlib import metadata
+from pathlib import Path
+
+from tqdm import tqdm
+
+from analysis.report import plots, tables
+from analysis.report.gather import GameResults, gather_game
+from analysis.report.index import SUMMARY, TIMINGS, game_rows, index_text
+from analysis.report.markdown import game_report
+from analysis.report.settings import SETTINGS
+from models.errors import GamecheckError
+
+MACHINE_DEPENDENT_FILES = frozenset(
+    {"solver_figures.csv", "encoding.csv", TIMINGS, "solver_times.png"}
+)
+"""Files of a game's directory that depend on the machine (times, time-limited answers)."""
+MANIFEST = "manifest.json"
+SOURCE_PACKAGES = ("models", "solvers", "analysis")
+PACKAGES = ("python-sat", "ortools", "pandas", "matplotlib", "numpy")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def build_reports(
+    names: Sequence[str], out: str, *, mode: str, seed: int, progress: bool = True
+) -> Path:
+    """Write the reports of `names` and the index into `out`; the index's path."""
+    target = Path(out)
+    staging = _staging_directory(target)
+    try:
+        bar = tqdm(names, desc="report", unit="game", file=sys.stderr, disable=not progress)
+        for name in bar:
+            results = gather_game(
+                name,
+                mode=mode,
+                seed=seed,
+                settings=SETTINGS[mode][name],
+                progress=_stage_shower(bar, name),
+            )
+            write_game(results, staging)
+        bar.close()
+        rows = game_rows([staging, target])
+        (staging / "README.md").write_text(index_text(rows))
+        rows.drop(columns=["wall time (s)"]).to_csv(staging / SUMMARY, index=False)
+        _move_into_place(staging, target)
+    except OSError as error:
+        raise GamecheckError(f"cannot write reports to {out}: {error.strerror or error}") from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return target / "README.md"
+
+
+def _stage_shower(bar: tqdm, name: str) -> Callable[[str], None]:
+    return lambda stage: bar.set_postfix_str(f"{name}: {stage}")
+
+
+def write_game(results: GameResults, directory: Path) -> None:
+    """`<game>.md` and the directory `<game>/` with its CSV tables, plots and manifest."""
+    name = results.name
+    files = directory / name
+    files.mkdir()
+    csv_tables = {
+        "verification.csv": tables.verification_table(results.verification),
+        "outcome_set.csv": tables.outcome_set_table(results.verification),
+        "playouts.csv": results.stats.playouts,
+        "branching.csv": tables.branching_counts(results),
+        "outcomes.csv": tables.outcome_frequencies(results),
+        "solver_figures.csv": tables.solver_figures(results),
+        "encoding.csv": tables.encoding_sizes(results),
+        TIMINGS: tables.timings(results),
+        SUMMARY: tables.summary_table(results),
+    }
+    if results.sudoku is not None:
+        csv_tables["instances.csv"] = tables.sudoku_instances(results.sudoku)
+    for file, table in csv_tables.items():
+        table.to_csv(files / file, index=False)
+    figures = {
+        "lengths.png": plots.length_histogram(name, results.stats.playouts["length"]),
+        "branching.png": plots.branching_histogram(name, csv_tables["branching.csv"]),
+        "outcomes.png": plots.outcome_bars(name, results.game.roles, csv_tables["outcomes.csv"]),
+        "solver_times.png": plots.solver_times(name, csv_tables["solver_figures.csv"]),
+    }
+    for file, figure in figures.items():
+        plots.save(figure, files / file)
+    (files / MANIFEST).write_text(json.dumps(manifest(results), indent=1) + "\n")
+    (directory / f"{name}.md").write_text(game_report(results))
+
+
+def manifest(results: GameResults) -> dict:
+    """What the report was made from: run, seed, budgets, package versions, and the hash of
+    every source file of gamecheck loaded so far (rule sheets included)."""
+    return {
+        "game": results.name,
+        "run": results.mode,
+        "seed": results.seed,
+        "settings": results.settings.to_json(),
+        "versions": {"python": sys.version.split()[0]}
+        | {package: metadata.version(package) for package in PACKAGES},
+        "sources": source_hashes(),
+    }
+
+
+def source_hashes() -> dict[str, str]:
+    """sha256 of each loaded module of models, solvers and analysis (the command-line
+    plumbing of other subcommands left out) and of each rule sheet, by path from the root."""
+    paths = set((ROOT / "models" / "rules").glob("*.kif"))
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        if file is None:
+            continue
+        path = Path(file).resolve()
+        if not path.is_relative_to(ROOT):
+            continue
+        parts = path.relative_to(ROOT).parts
+        plumbing = parts[:2] == ("analysis", "cli.py") or (
+            parts[:2] == ("analysis", "commands") and parts[-1] != "report.py"
+        )
+        if parts[0] in SOURCE_PACKAGES and not plumbing:
+            paths.add(path)
+    return {str(path.relative_to(ROOT)): file_hash(path) for path in sorted(paths)}
+
+
+def file_hash(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _staging_directory(target: Path) -> Path:
+    """A new empty directory beside `target`, after checking that `target` can be written."""
+    out = str(target)
+    if target.exists() and not target.is_dir():
+        raise GamecheckError(f"cannot write reports to {out}: it is not a directory")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.exists() and not os.access(target, os.W_OK):
+            raise PermissionError(13, "Permission denied")
+        return Path(tempfile.mkdtemp(prefix=f".{target.name}.staging-", dir=target.parent))
+    except OSError as error:
+        raise GamecheckError(f"cannot write reports to {out}: {error.strerror or error}") from None
+
+
+def _move_into_place(staging: Path, target: Path) -> None:
+    """Rename every entry of `staging` into `target`, replacing entries of the same name."""
+    target.mkdir(exist_ok=True)
+    replaced = staging / ".replaced"
+    replaced.mkdir()
+    for entry in sorted(staging.iterdir()):
+        if entry == replaced:
+            continue
+        destination = target / entry.name
+        if entry.is_dir() and destination.exists():
+            destination.rename(replaced / entry.name)
+        os.replace(entry, destination)
