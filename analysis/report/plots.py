@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 SIZE = (7.0, 4.0)
 BACKEND_COLOURS = {"cnf": "tab:blue", "cpsat": "tab:orange"}
@@ -23,6 +24,7 @@ def length_histogram(game: str, lengths: pd.Series) -> Figure:
     low, high = int(lengths.min()), int(lengths.max())
     axes.hist(lengths, bins=np.arange(low, high + 2) - 0.5, color="tab:blue")
     axes.set_title(f"{game}: length of {len(lengths)} random playouts")
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_xlabel("game length (steps)")
     axes.set_ylabel("playouts")
     return figure
@@ -37,6 +39,7 @@ def branching_histogram(game: str, counts: pd.DataFrame) -> Figure:
         axes.set_xscale("log")
     else:
         edges = np.arange(values.min(), values.max() + 2) - 0.5
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.hist(values, bins=edges, weights=steps, color="tab:green")
     axes.set_title(f"{game}: branching factor over {int(steps.sum())} steps of random playouts")
     axes.set_xlabel("legal joint actions in the state")
