@@ -103,7 +103,7 @@ def _instances(
     found = program.evaluate(dict(model))
     bodies: dict[Term, list[list[GroundLiteral]]] = {}
     for rule, (instance_rule, names) in zip(dynamic_rules, instance_rules, strict=True):
-        for args in _known(found, instance_rule.head.relation):
+        for args in sorted(_known(found, instance_rule.head.relation), key=_args_text):
             binding = dict(zip(names, args, strict=True))
             head = _substitute(rule.head.term, binding)
             body = _dynamic_body(rule, binding, model, static)
@@ -274,6 +274,12 @@ def _relation(atom: Term) -> str:
 def _known(model: Model, relation: str) -> set[tuple]:
     found = model.get(relation)
     return set() if found is None else found.known
+
+
+def _args_text(args: tuple) -> tuple[str, ...]:
+    """A sort key for a tuple of ground terms, so that the circuit is built in the same
+    order in every process (set order depends on the hash seed)."""
+    return tuple(map(term_text, args))
 
 
 def _holds_somewhere(model: Model, atom: Term) -> bool:
