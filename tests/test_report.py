@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -319,3 +322,17 @@ def test_quick_report_regenerates_as_committed(name, tmp_path):
     # nothing outside the machine-dependent parts depends on the machine.
     build_reports([name], str(tmp_path), mode=QUICK, seed=0, progress=False)
     assert comparable(tmp_path, name) == comparable(COMMITTED_QUICK, name)
+
+
+def test_verify_lines_of_play_do_not_depend_on_the_hash_seed():
+    # Reports must be the same in every process: Python's set order changes with the hash
+    # seed, and must not reach the circuit the solvers see.
+    def witnesses(hash_seed: str) -> list:
+        sheet = str(ROOT / "tests" / "data" / "gdl" / "tictactoe.kif")
+        command = [sys.executable, "-m", "analysis.cli", "verify", sheet, "--json"]
+        environment = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run(command, capture_output=True, text=True, env=environment, cwd=ROOT)
+        answer = json.loads(done.stdout)
+        return [answer["outcomes"]["witnesses"], answer["shortest_game"]["witness"]]
+
+    assert witnesses("1") == witnesses("2")
