@@ -103,6 +103,13 @@ def _verification(results: GameResults) -> str:
         "`unknown` means the time limit ran out before an answer.",
         "",
     ]
+    bound = results.game.step_bound
+    if bound is not None and settings.horizon == bound + 1:
+        lines += [
+            f"The horizon {settings.horizon} is one more than the {bound} steps the rules allow "
+            "at most, so that the longest game can be proved.",
+            "",
+        ]
     if result.complete:
         lines.append("The longest game is proved, so every answer covers every reachable state.")
     else:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
 
+from models import builtin_names, get_game
+
 QUICK, FULL = "quick", "full"
 
 
@@ -28,32 +30,30 @@ class GameSettings:
         return asdict(self)
 
 
-_FULL = GameSettings(
-    playouts=10_000,
-    horizon=300,
-    verify_time_limit=900.0,
-    cpsat_time_limit=900.0,
-)
+def _beyond_longest(game: str) -> int:
+    """One more than the most steps the rules allow, so that verify can prove the longest
+    game (a horizon, not an assumption: verify proves or refutes the bound itself)."""
+    return get_game(game).step_bound + 1
+
+
 FULL_SETTINGS = {
-    "cubicup": _FULL,
-    "ttcc4": _FULL,
-    "tictactoe3d": _FULL,
-    "sudoku": replace(_FULL, sudoku_count_cap=1000),
-    "tictacchess": _FULL,
+    name: GameSettings(
+        playouts=10_000,
+        horizon=_beyond_longest(name),
+        verify_time_limit=900.0,
+        cpsat_time_limit=900.0,
+        sudoku_count_cap=1000 if name == "sudoku" else 0,
+    )
+    for name in builtin_names()
 }
-_QUICK = GameSettings(
-    playouts=500,
-    horizon=300,
-    verify_time_limit=60.0,
-    cpsat_time_limit=None,
-)
 QUICK_SETTINGS = {
-    "cubicup": replace(_QUICK, horizon=20),
-    "ttcc4": _QUICK,
-    "tictactoe3d": replace(_QUICK, horizon=20),
-    "sudoku": replace(_QUICK, sudoku_count_cap=10),
-    "tictacchess": replace(_QUICK, cpsat_time_limit=60.0),
+    name: replace(full, playouts=500, verify_time_limit=60.0, cpsat_time_limit=None)
+    for name, full in FULL_SETTINGS.items()
 }
+QUICK_SETTINGS["cubicup"] = replace(QUICK_SETTINGS["cubicup"], horizon=20)
+QUICK_SETTINGS["tictactoe3d"] = replace(QUICK_SETTINGS["tictactoe3d"], horizon=20)
+QUICK_SETTINGS["sudoku"] = replace(QUICK_SETTINGS["sudoku"], sudoku_count_cap=10)
+QUICK_SETTINGS["tictacchess"] = replace(QUICK_SETTINGS["tictacchess"], cpsat_time_limit=60.0)
 SETTINGS = {QUICK: QUICK_SETTINGS, FULL: FULL_SETTINGS}
 
 
