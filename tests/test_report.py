@@ -267,22 +267,37 @@ def test_unwritable_out_exits_2_before_any_work(capsys, tmp_path):
     assert blocker.read_text() == "not a directory\n"
 
 
-def test_an_error_mid_way_leaves_the_previous_report_intact(tiny_results, tmp_path):
-    out = tmp_path / "reports"
-    build_tiny(tiny_results, out)
-    before = snapshot(out)
+def fail_in_second_gather(tiny_results, patch) -> None:
+    def gather(name, **_):
+        if name == "sudoku":
+            raise RuntimeError("disk trouble")
+        return tiny_results[name]
+
+    patch.setattr(build, "gather_game", gather)
+
+
+def fail_in_second_game_figures(tiny_results, patch) -> None:
     saved = []
 
-    def save_then_fail(figure, path):
+    def save(figure, path):
         if len(saved) == 5:  # the second game's figures are being written
             raise RuntimeError("disk trouble")
         saved.append(path)
         plots.save(figure, path)
 
+    patch.setattr(build, "gather_game", lambda name, **_: tiny_results[name])
+    patch.setattr(build.plots, "save", save)
+
+
+@pytest.mark.parametrize("failure", [fail_in_second_gather, fail_in_second_game_figures])
+def test_an_error_mid_way_leaves_the_previous_report_intact(tiny_results, tmp_path, failure):
+    out = tmp_path / "reports"
+    build_tiny(tiny_results, out)
+    before = snapshot(out)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(build.plots, "save", save_then_fail)
+        failure(tiny_results, patch)
         with pytest.raises(RuntimeError, match="disk trouble"):
-            build_tiny(tiny_results, out)
+            build_reports(list(TINY), str(out), mode=QUICK, seed=0, progress=False)
     assert snapshot(out) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["reports"]  # no staging left
 

@@ -44,17 +44,22 @@ def build_reports(
     target = Path(out)
     staging = _staging_directory(target)
     try:
+        sources = source_hashes()  # the code as it is when the run starts
         bar = tqdm(names, desc="report", unit="game", file=sys.stderr, disable=not progress)
-        for name in bar:
-            results = gather_game(
+        gathered = [
+            gather_game(
                 name,
                 mode=mode,
                 seed=seed,
                 settings=SETTINGS[mode][name],
                 progress=_stage_shower(bar, name),
             )
-            write_game(results, staging)
+            for name in bar
+        ]
         bar.close()
+        sources = source_hashes(known=sources)
+        for results in gathered:
+            write_game(results, staging, sources)
         rows = game_rows([staging, target])
         (staging / "README.md").write_text(index_text(rows))
         rows.drop(columns=["wall time (s)"]).to_csv(staging / SUMMARY, index=False)
@@ -70,7 +75,7 @@ def _stage_shower(bar: tqdm, name: str) -> Callable[[str], None]:
     return lambda stage: bar.set_postfix_str(f"{name}: {stage}")
 
 
-def write_game(results: GameResults, directory: Path) -> None:
+def write_game(results: GameResults, directory: Path, sources: dict[str, str]) -> None:
     """`<game>.md` and the directory `<game>/` with its CSV tables, plots and manifest."""
     name = results.name
     files = directory / name
@@ -98,13 +103,13 @@ def write_game(results: GameResults, directory: Path) -> None:
     }
     for file, figure in figures.items():
         plots.save(figure, files / file)
-    (files / MANIFEST).write_text(json.dumps(manifest(results), indent=1) + "\n")
+    (files / MANIFEST).write_text(json.dumps(manifest(results, sources), indent=1) + "\n")
     (directory / f"{name}.md").write_text(game_report(results))
 
 
-def manifest(results: GameResults) -> dict:
-    """What the report was made from: run, seed, budgets, package versions, and the hash of
-    every source file of gamecheck loaded so far (rule sheets included)."""
+def manifest(results: GameResults, sources: dict[str, str]) -> dict:
+    """What the report was made from: run, seed, budgets, package versions, and the hashes
+    of the source files of gamecheck it ran (`source_hashes`)."""
     return {
         "game": results.name,
         "run": results.mode,
@@ -112,13 +117,15 @@ def manifest(results: GameResults) -> dict:
         "settings": results.settings.to_json(),
         "versions": {"python": sys.version.split()[0]}
         | {package: metadata.version(package) for package in PACKAGES},
-        "sources": source_hashes(),
+        "sources": sources,
     }
 
 
-def source_hashes() -> dict[str, str]:
+def source_hashes(known: dict[str, str] | None = None) -> dict[str, str]:
     """sha256 of each loaded module of models, solvers and analysis (the command-line
-    plumbing of other subcommands left out) and of each rule sheet, by path from the root."""
+    plumbing of other subcommands left out) and of each rule sheet, by path from the root;
+    files in `known` keep the hash given there (taken when the run started)."""
+    known = known or {}
     paths = set((ROOT / "models" / "rules").glob("*.kif"))
     for module in list(sys.modules.values()):
         file = getattr(module, "__file__", None)
@@ -133,7 +140,8 @@ def source_hashes() -> dict[str, str]:
         )
         if parts[0] in SOURCE_PACKAGES and not plumbing:
             paths.add(path)
-    return {str(path.relative_to(ROOT)): file_hash(path) for path in sorted(paths)}
+    files = sorted(str(path.relative_to(ROOT)) for path in paths)
+    return {file: known.get(file) or file_hash(ROOT / file) for file in files}
 
 
 def file_hash(path: Path) -> str:
