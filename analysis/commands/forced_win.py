@@ -151,19 +151,22 @@ def result_json(result: ForcedWin) -> dict:
 def result_text(result: ForcedWin, state_file: str | None, max_depth: int) -> str:
     """What was asked, the answer with the bound that holds, and the effort."""
     start = f"the state in {state_file}" if state_file else "the initial state"
-    lines = [f"{result.game}: can {result.role} force a win from {start} within {max_depth} steps?"]
+    lines = [
+        f"{result.game}: can {result.role} force a win from {start} within {_steps(max_depth)}?"
+    ]
     if result.status is Status.FOUND:
-        lines.append(f"found: {result.role} forces a win in {result.depth} steps (and no fewer)")
+        lines.append(f"found: {result.role} forces a win in {_steps(result.depth)} (and no fewer)")
         if result.first_action is not None:
             lines.append(f"first action: {result.first_action}")
         lines.append(
-            f"strategy: {result.strategy_size} decision states, replayed against every reply"
+            f"strategy: {result.strategy_size} decision state{_plural(result.strategy_size)}, "
+            "replayed against every reply"
         )
     elif result.status is Status.NONE:
-        lines.append(f"none: no forced win within {result.searched_depth} steps (proved)")
+        lines.append(f"none: no forced win within {_steps(result.searched_depth)} (proved)")
     else:
         proved = (
-            f"no forced win within {result.searched_depth} steps (proved), "
+            f"no forced win within {_steps(result.searched_depth)} (proved), "
             if result.searched_depth >= 0
             else ""
         )
@@ -176,6 +179,14 @@ def result_text(result: ForcedWin, state_file: str | None, max_depth: int) -> st
         f"method {result.method}"
     )
     return "\n".join(lines)
+
+
+def _steps(count: int) -> str:
+    return f"{count} step{_plural(count)}"
+
+
+def _plural(count: int) -> str:
+    return "" if count == 1 else "s"
 
 
 def _run_study(game: Game, args) -> int:
