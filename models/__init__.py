@@ -8,8 +8,10 @@ from models.base import Game
 from models.errors import UnknownGameError
 
 _MODULES = {
-    "sudoku": "models.sudoku",
+    "cubicup": "models.cubicup",
+    "ttcc4": "models.ttcc4",
     "tictactoe3d": "models.tictactoe3d",
+    "sudoku": "models.sudoku",
     "tictacchess": "models.tictacchess",
 }
 

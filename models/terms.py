@@ -57,3 +57,10 @@ def parse_term(text: str) -> Term:
 def canonical(text: str) -> str:
     """The canonical spelling of a term given as text."""
     return term_text(parse_term(text))
+
+
+def numeral(term: Term) -> int | None:
+    """The value of a term that is a plain decimal numeral such as `12`, else None."""
+    if isinstance(term, str) and term.isascii() and term.isdigit():
+        return int(term)
+    return None

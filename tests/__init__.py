@@ -1,0 +1,1 @@
+"""gamecheck tests; a package so that helper modules import as `tests.NAME`."""

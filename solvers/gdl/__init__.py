@@ -1,0 +1,1 @@
+"""GDL rule sheets: parser (syntax, parser), static checks, Datalog reasoner, GdlGame."""
