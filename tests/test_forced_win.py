@@ -4,9 +4,11 @@ hand, against a plain reference solver, and its strategy checker."""
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import pytest
 
+from analysis.loading import load_game
 from analysis.playouts import random_steps
 from models import get_game
 from solvers.forced_win import Status, forced_win
@@ -16,6 +18,7 @@ from tests.tiny_games import HEADS, PenniesGame
 
 TICTACCHESS = get_game("tictacchess")
 TICTACTOE3D = get_game("tictactoe3d")
+GDL = Path(__file__).parent / "data" / "gdl"
 
 
 def tictacchess_state(*cells: str, control: str = "red", step: int = 10):
@@ -173,20 +176,53 @@ def test_simultaneous_moves_won_when_the_other_has_one_action():
 # -- against the reference solver ---------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("game", "before", "seeds"),
-    [(TICTACCHESS, 3, range(8)), (TICTACTOE3D, 4, range(4)), (TICTACTOE3D, 7, range(2))],
-    ids=["tictacchess-3", "tictactoe3d-4", "tictactoe3d-7"],
-)
-def test_endgames_agree_with_the_reference_solver(game, before, seeds):
-    for seed in seeds:
-        states = [step.state for step in random_steps(game, seed)]
-        start = states[-before]
+def agrees_with_the_reference(game, starts, max_depth) -> list:
+    """Compare the fewest steps of a forced win with the reference solver's, for every role
+    and start; return the reference's answers."""
+    answers = []
+    for start in starts:
         for role in game.roles:
-            expected = earliest_forced_win(game, role, start, before)
-            result = forced_win(game, role, start=start, max_depth=before)
-            assert result.depth == expected, (seed, role)
+            expected = earliest_forced_win(game, role, start, max_depth)
+            result = forced_win(game, role, start=start, max_depth=max_depth)
+            assert result.depth == expected, (game.state_facts(start), role)
             assert result.status is (Status.NONE if expected is None else Status.FOUND)
+            answers.append(expected)
+    return answers
+
+
+def before_the_end(game, before: int, seeds) -> list:
+    """The states `before` steps before the end of the random playouts with `seeds`."""
+    return [[step.state for step in random_steps(game, seed)][-before] for seed in seeds]
+
+
+@pytest.mark.parametrize(
+    ("name", "before", "seeds"),
+    [
+        ("tictacchess", 3, range(8)),
+        ("tictactoe3d", 1, range(6)),
+        ("tictactoe3d", 6, range(2)),
+        ("cubicup", 4, range(3)),
+        ("cubicup", 6, range(3)),
+    ],
+)
+def test_endgames_agree_with_the_reference_solver(name, before, seeds):
+    game = get_game(name)
+    agrees_with_the_reference(game, before_the_end(game, before, seeds), before)
+
+
+def test_gdl_tictactoe_agrees_with_the_reference_solver():
+    game = load_game(str(GDL / "tictactoe.kif"))
+    starts = [[step.state for step in random_steps(game, seed)][2] for seed in range(4)]
+    answers = agrees_with_the_reference(game, starts, 9)
+    assert set(answers) == {None, 5}
+
+
+def test_gdl_tictactoe_is_a_draw():
+    # tic-tac-toe is a draw: neither player can force a line (it takes 9 steps at most)
+    game = load_game(str(GDL / "tictactoe.kif"))
+    for role in game.roles:
+        result = forced_win(game, role, max_depth=9)
+        assert (result.status, result.searched_depth) == (Status.NONE, 9)
 
 
 # -- budgets and determinism ----------------------------------------------------------------
@@ -246,3 +282,53 @@ def test_the_checker_rejects_losing_and_illegal_actions():
     lost = tictacchess_state("3 3 blue", "4 4 blue", "5 5 blue", "1 4 red", "4 1 yellow")
     with pytest.raises(StrategyCheckFailure, match="ends with goal 0"):
         check_strategy(TICTACCHESS, "red", lost, {}, 3)
+
+
+# -- cubicup --------------------------------------------------------------------------------
+
+CUBICUP = get_game("cubicup")
+CUBICUP_ROLES = ("yellow", "red", "green")
+
+
+def cubicup_state(upper: dict[str, str], cubes: dict[str, int], control: str):
+    """A cubicup state with levels 0..4 full (levels 1..4 coloured in turn by x + y + z) and
+    the positions `x y z` of levels 5..7 in `upper` filled; the rest empty."""
+    facts = [f"(cubes {role} {n})" for role, n in cubes.items()] + [f"(control {control})"]
+    for z in range(8):
+        for y in range(z, 8):
+            for x in range(y, 8):
+                if z == 0:
+                    facts.append(f"(cube {x} {y} 0 ground)")
+                elif z <= 4:
+                    facts.append(f"(cube {x} {y} {z} {CUBICUP_ROLES[(x + y + z) % 3]})")
+                elif f"{x} {y} {z}" in upper:
+                    facts.append(f"(cube {x} {y} {z} {upper[f'{x} {y} {z}']})")
+    return CUBICUP.state_from_facts(facts)
+
+
+# Levels 1..5 full, four cubes left: yellow 2, red 1, green 1, yellow in control. Red owns the
+# three supporters of (6 6 6) (an open cubicup of red); the supporters of (7 6 6) and (7 7 6)
+# are mixed. Yellow must fill red's cubicup and keeps control (it has 2 cubes, not 1, and
+# another role has an open cubicup); yellow then fills (7 6 6) or (7 7 6) and, with 1 cube
+# left, passes control to red, who fills the last of level 6 and passes to green, whose put
+# at (7 7 7) ends the game. Level 6 is yellow, yellow, red: nobody else owns all three, so
+# green scores 100 whatever happens. A forced win in 4 steps in which green never chooses
+# (strategy size 0, first action noop); yellow and red can never win.
+RED_CUBICUP_ON_LEVEL_6 = {
+    "5 5 5": "red",
+    "6 5 5": "red",
+    "6 6 5": "red",
+    "7 5 5": "yellow",
+    "7 6 5": "green",
+    "7 7 5": "yellow",
+}
+
+
+def test_cubicup_endgame_with_four_cubes_left():
+    start = cubicup_state(RED_CUBICUP_ON_LEVEL_6, {"yellow": 2, "red": 1, "green": 1}, "yellow")
+    green = forced_win(CUBICUP, "green", start=start)
+    assert (green.status, green.depth, green.searched_depth) == (Status.FOUND, 4, 3)
+    assert (green.first_action, green.strategy_size) == ("noop", 0)
+    for role in ("yellow", "red"):
+        result = forced_win(CUBICUP, role, start=start)
+        assert (result.status, result.searched_depth) == (Status.NONE, CUBICUP.step_bound)
