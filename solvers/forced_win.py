@@ -34,6 +34,8 @@ DEFAULT_MAX_DEPTH = 30
 """The depth bound for games whose rules give no step bound."""
 SWITCH_NODES = 20_000
 """Once one depth of depth-first search visits more nodes than this, deeper ones use df-pn."""
+SOLVED_LIMIT = 2_000_000
+"""Past this many proved states, only terminal states and losses at every depth are kept."""
 EXPANSION_CACHE = 200_000
 PROOF_NUMBER_CACHE = 2_000_000
 EPSILON = 0.25
@@ -144,6 +146,7 @@ class _Prover:
         self.others = [r for i, r in enumerate(game.roles) if i != role]
         self.budget = budget
         self.solved: dict[State, _Solved] = {}
+        self.solved_limit = SOLVED_LIMIT
         self.expansions: dict[State, _Expansion] = {}
         self.numbers: dict[tuple[State, int], tuple[int, int]] = {}
         self.my_history: dict[Action, int] = {}
@@ -161,6 +164,17 @@ class _Prover:
             return self._search(state, depth)
         self._proof_numbers(state, depth, INFINITE, INFINITE)
         return self._known(state, depth)
+
+    def _count(self) -> None:
+        """Count a node against the budget; keep the table of proved states bounded."""
+        self.budget.count()
+        if len(self.solved) > self.solved_limit:
+            self.solved = {
+                state: entry
+                for state, entry in self.solved.items()
+                if entry.win == 0 or entry.loss >= INFINITE
+            }
+            self.solved_limit = max(SOLVED_LIMIT, 2 * len(self.solved))
 
     def _classify(self, state: State) -> None:
         """Record a terminal state as won at depth 0 or lost at every depth."""
@@ -259,7 +273,7 @@ class _Prover:
             return known
         if depth == 0:
             return -1  # not terminal (children are classified when generated), not won
-        self.budget.count()
+        self._count()
         expansion = self._expand(state)
         bound = INFINITE
         for action in self._action_order(expansion, depth):
@@ -288,7 +302,7 @@ class _Prover:
     def _proof_numbers(self, state: State, depth: int, pn_limit: int, dn_limit: int) -> None:
         """Work on "won within `depth`" until its proof or disproof number reaches its
         limit (df-pn); a state settled here is recorded in `solved`."""
-        self.budget.count()
+        self._count()
         expansion = self._expand(state)
         order = self._action_order(expansion, depth)
         reply_orders = [self._reply_order(expansion, action, depth) for action in order]

@@ -332,3 +332,13 @@ def test_cubicup_endgame_with_four_cubes_left():
     for role in ("yellow", "red"):
         result = forced_win(CUBICUP, role, start=start)
         assert (result.status, result.searched_depth) == (Status.NONE, CUBICUP.step_bound)
+
+
+def test_a_pruned_table_gives_the_same_answers(monkeypatch):
+    monkeypatch.setattr("solvers.forced_win.SOLVED_LIMIT", 20)
+    unstoppable = forced_win(TICTACCHESS, "red", start=tictacchess_state(*TWO_MOVES_UNSTOPPABLE))
+    assert (unstoppable.status, unstoppable.depth) == (Status.FOUND, 4)
+    stopped = tictacchess_state(*TWO_MOVES_STOPPED)
+    assert forced_win(TICTACCHESS, "red", start=stopped, max_depth=6).status is Status.NONE
+    start = tictactoe3d_state(ROW_ONE_X, ROW_ONE_O, "orow", "xrow", "orow")
+    assert forced_win(TICTACTOE3D, "xrow", start=start).strategy_size == 50
