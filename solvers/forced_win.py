@@ -7,11 +7,12 @@ within any larger depth, so one table per state keeps the smallest depth a win i
 and the largest depth a loss is proved for; it answers every (state, remaining depth) query.
 
 `forced_win` deepens d from 0: the first depth that is won is the fewest steps of a forced
-win. Small depths use a depth-first AND/OR search with move ordering (immediate wins first,
-then moves leaving the others no immediate win, then the history heuristic); once a depth
-costs more than SWITCH_NODES nodes, deeper ones use depth-first proof-number search (df-pn)
-on the same tables. Every strategy found is replayed by `check_strategy` before it is
-returned. The search calls the game's unchecked `apply`; the check uses the checked `next`.
+win, and a loss proved for a larger depth than asked skips the depths in between. Each depth
+is settled by a portfolio of two methods on the same tables: a depth-first AND/OR search with
+move ordering (immediate wins first, moves known to lose last, the history heuristic between)
+and depth-first proof-number search (df-pn), taking turns with doubling node budgets. Every
+strategy found is replayed by `check_strategy` before it is returned. The search calls the
+game's unchecked `apply`; the check uses the checked `next`.
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ INFINITE = 1 << 40
 """A depth beyond any game: a loss proved for it holds at every depth."""
 DEFAULT_MAX_DEPTH = 30
 """The depth bound for games whose rules give no step bound."""
-SWITCH_NODES = 20_000
-"""Once one depth of depth-first search visits more nodes than this, deeper ones use df-pn."""
+SLICE_NODES = 20_000
+"""The first node budget of each method in the portfolio; it doubles every round."""
 SOLVED_LIMIT = 2_000_000
 """Past this many proved states, only terminal states and losses at every depth are kept."""
 EXPANSION_CACHE = 200_000
@@ -72,6 +73,10 @@ class ForcedWin:
 
 class BudgetExhausted(Exception):
     """The time limit or node budget ran out during a search."""
+
+
+class _SliceExhausted(Exception):
+    """One method's share of the portfolio ran out."""
 
 
 @dataclass(slots=True)
@@ -116,10 +121,13 @@ class _Budget:
         self.deadline = None if time_limit is None else self.start + time_limit
         self.node_limit = node_limit
         self.nodes = 0
+        self.slice_end: int | None = None
         self.progress = progress
 
     def count(self) -> None:
         self.nodes += 1
+        if self.nodes == self.slice_end:
+            raise _SliceExhausted
         if self.nodes % CHECK_EVERY == 0:
             self.progress.update(CHECK_EVERY)
             if self.deadline is not None and time.perf_counter() > self.deadline:
@@ -129,7 +137,7 @@ class _Budget:
 
     def lift(self) -> None:
         """No more limits: the strategy of a proved win is extracted whatever it costs."""
-        self.deadline = self.node_limit = None
+        self.deadline = self.node_limit = self.slice_end = None
 
     @property
     def seconds(self) -> float:
@@ -457,16 +465,14 @@ def forced_win(
     prover = _Prover(game, index, budget)
     searched = -1
     depth = 0
-    depth_first = True
+    order = [True, False]  # depth-first search, then df-pn
     try:
         while depth <= max_depth:
             bar.set_postfix(depth=depth)
-            before = budget.nodes
-            value = prover.prove(state, depth, depth_first=depth_first)
+            value = _settle(prover, state, depth, order)
             if value >= 0:
                 depth = value
                 break
-            depth_first = depth_first and budget.nodes - before <= SWITCH_NODES
             searched = min(-1 - value, max_depth)
             depth = searched + 1
     except BudgetExhausted:
@@ -489,6 +495,26 @@ def forced_win(
         strategy_size=size,
         first_action=_first_action(game, role, state, strategy),
     )
+
+
+def _settle(prover: _Prover, state: State, depth: int, order: list[bool]) -> int:
+    """Won within `depth`, by a portfolio: depth-first search and df-pn take turns with node
+    budgets that double every round, on the same tables; the method that settles a depth is
+    tried first at the next one (`order` is updated)."""
+    budget = prover.budget
+    share = SLICE_NODES
+    while True:
+        for depth_first in list(order):
+            budget.slice_end = budget.nodes + share
+            try:
+                value = prover.prove(state, depth, depth_first=depth_first)
+            except _SliceExhausted:
+                continue
+            finally:
+                budget.slice_end = None
+            order.sort(key=lambda method: method != depth_first)
+            return value
+        share *= 2
 
 
 def _first_action(game: Game, role: str, state: State, strategy: dict) -> str | None:

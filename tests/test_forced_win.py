@@ -7,13 +7,14 @@ import itertools
 from pathlib import Path
 
 import pytest
+from tqdm import tqdm
 
 from analysis.loading import load_game
 from analysis.playouts import random_steps
 from models import get_game
-from solvers.forced_win import Status, forced_win
+from solvers.forced_win import Status, _Budget, _Prover, forced_win
 from solvers.strategy_check import StrategyCheckFailure, check_strategy
-from tests.forced_win_reference import earliest_forced_win
+from tests.forced_win_reference import earliest_forced_win, won_within
 from tests.tiny_games import HEADS, PenniesGame
 
 TICTACCHESS = get_game("tictacchess")
@@ -342,3 +343,21 @@ def test_a_pruned_table_gives_the_same_answers(monkeypatch):
     assert forced_win(TICTACCHESS, "red", start=stopped, max_depth=6).status is Status.NONE
     start = tictactoe3d_state(ROW_ONE_X, ROW_ONE_O, "orow", "xrow", "orow")
     assert forced_win(TICTACTOE3D, "xrow", start=start).strategy_size == 50
+
+
+@pytest.mark.parametrize("depth_first", [True, False], ids=["depth-first", "df-pn"])
+def test_each_method_alone_agrees_with_the_reference(depth_first):
+    # every depth, not only the earliest win, and on fresh tables for each question
+    game = load_game(str(GDL / "tictactoe.kif"))
+    cases = [(game, [step.state for step in random_steps(game, seed)][2], 7) for seed in range(3)]
+    cases += [(CUBICUP, start, 5) for start in before_the_end(CUBICUP, 5, range(3))]
+    cases.append((TICTACCHESS, tictacchess_state(*TWO_MOVES_UNSTOPPABLE), 4))
+    cases.append((TICTACCHESS, tictacchess_state(*TWO_MOVES_STOPPED), 4))
+    for game, start, max_depth in cases:
+        for role in game.roles:
+            for depth in range(max_depth + 1):
+                budget = _Budget(None, None, tqdm(disable=True))
+                prover = _Prover(game, game.roles.index(role), budget)
+                value = prover.prove(start, depth, depth_first=depth_first)
+                assert (value >= 0) == won_within(game, role, start, depth), (role, depth)
+                assert value <= depth if value >= 0 else -1 - value >= depth
