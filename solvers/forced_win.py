@@ -130,10 +130,14 @@ class _Budget:
             raise _SliceExhausted
         if self.nodes % CHECK_EVERY == 0:
             self.progress.update(CHECK_EVERY)
-            if self.deadline is not None and time.perf_counter() > self.deadline:
-                raise BudgetExhausted
-            if self.node_limit is not None and self.nodes >= self.node_limit:
-                raise BudgetExhausted
+            self.check()
+
+    def check(self) -> None:
+        """Raise BudgetExhausted if the time or the node budget has run out."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise BudgetExhausted
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            raise BudgetExhausted
 
     def lift(self) -> None:
         """No more limits: the strategy of a proved win is extracted whatever it costs."""
@@ -469,6 +473,7 @@ def forced_win(
     try:
         while depth <= max_depth:
             bar.set_postfix(depth=depth)
+            budget.check()
             value = _settle(prover, state, depth, order)
             if value >= 0:
                 depth = value

@@ -17,6 +17,7 @@ from analysis.cli import main
 from analysis.endgames import endgame_summary
 from analysis.playouts import random_playout
 from models import get_game
+from solvers.forced_win import Status, forced_win
 from solvers.strategy_check import StrategyCheckFailure
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -217,3 +218,21 @@ def test_endgame_summary_counts():
     assert summary.loc[(3, "blue")].tolist() == [2, 1, 1, 0, 0.5]
     assert summary.loc[(6, "red")].tolist() == [1, 0, 1, 0, 0.0]
     assert list(summary.index.get_level_values("role")[:2]) == ["red", "blue"]
+
+
+def test_endgame_study_of_one_role(capsys):
+    argv = ["forced-win", "tictacchess", "--endgames", "2", "--before", "1", "--role", "blue"]
+    status, out, _ = run(capsys, *argv)
+    assert status == 0
+    table = out.splitlines()[2:]
+    assert len(table) == 2 and table[1].split()[:3] == ["1", "blue", "2"]
+
+
+def test_the_sat_method_is_not_available_yet(capsys):
+    status, _, err = run(capsys, "forced-win", "tictacchess", "--role", "red", "--method", "sat")
+    assert status == 2 and "--method sat" in err
+
+
+def test_no_time_left_gives_unknown_before_depth_0():
+    result = forced_win(get_game("tictacchess"), "red", time_limit=1e-9)
+    assert (result.status, result.searched_depth, result.nodes) == (Status.UNKNOWN, -1, 0)
