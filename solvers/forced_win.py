@@ -45,6 +45,10 @@ CHECK_EVERY = 1024
 """Nodes between two looks at the clock (and progress updates)."""
 
 
+WON, OPEN, LOST = 0, 1, 2
+"""What is known of a state at a depth, in the order R's actions are tried."""
+
+
 class Status(StrEnum):
     FOUND = "found"
     NONE = "none"
@@ -252,15 +256,11 @@ class _Prover:
         history = self.my_history
         keys = []
         for i, row in enumerate(expansion.children):
-            known = [self._known(child, depth - 1) for child in row]
-            if all(v is not None and v >= 0 for v in known):
-                tier = 0
-            elif any(v is not None and v < 0 for v in known):
-                tier = 2
-            else:
-                tier = 1
+            tiers = [self._tier(child, depth - 1) for child in row]
+            tier = WON if all(t == WON for t in tiers) else max(tiers)
             keys.append((tier, -history.get(expansion.actions[i], 0), i))
-        return [key[2] for key in sorted(keys)]
+        keys.sort()
+        return [key[2] for key in keys]
 
     def _reply_order(self, expansion: _Expansion, action: int, depth: int) -> list[int]:
         """The others' replies to one action: known refutations first (immediate wins of the
@@ -270,12 +270,22 @@ class _Prover:
         if len(row) == 1:
             return [0]
         history = self.their_history
-        keys = []
-        for j, child in enumerate(row):
-            known = self._known(child, depth - 1)
-            tier = 1 if known is None else 0 if known < 0 else 2
-            keys.append((tier, -history.get(expansion.replies[j], 0), j))
-        return [key[2] for key in sorted(keys)]
+        replies = expansion.replies
+        keys = [
+            (-self._tier(child, depth - 1), -history.get(replies[j], 0), j)
+            for j, child in enumerate(row)
+        ]
+        keys.sort()
+        return [key[2] for key in keys]
+
+    def _tier(self, state: State, depth: int) -> int:
+        """WON, OPEN or LOST: what is known of "won within `depth`"."""
+        entry = self.solved.get(state)
+        if entry is None:
+            return OPEN
+        if entry.win <= depth:
+            return WON
+        return LOST if entry.loss >= depth else OPEN
 
     # -- depth-first search ------------------------------------------------------------
 
@@ -323,7 +333,8 @@ class _Prover:
             numbers = self._node_numbers(expansion, order, reply_orders, below)
             if numbers.pn == 0:
                 best = numbers.action
-                deepest = max(self._known(child, below) for child in expansion.children[best])
+                row = expansion.children[best]
+                deepest = max((self._known(child, below) for child in row), default=0)
                 self._reward(expansion.actions[best], depth)
                 self._record_win(state, deepest + 1, best)
                 self.numbers.pop((state, depth), None)
