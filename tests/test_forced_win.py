@@ -361,3 +361,15 @@ def test_each_method_alone_agrees_with_the_reference(depth_first):
                 value = prover.prove(start, depth, depth_first=depth_first)
                 assert (value >= 0) == won_within(game, role, start, depth), (role, depth)
                 assert value <= depth if value >= 0 else -1 - value >= depth
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("role", TICTACTOE3D.roles)
+def test_tictactoe3d_no_single_role_forces_a_win(role):
+    # All other roles play against the chosen one, its two team mates included. Its team's
+    # marks are then placed by the opponents up to one coordinate, so they can always go off
+    # the other team's line, while the other team, whose three roles are all opponents,
+    # makes a line through all four values of that coordinate (a main diagonal) with its
+    # first four marks: a loss at every depth, so none up to the step bound.
+    result = forced_win(TICTACTOE3D, role, time_limit=None)
+    assert (result.status, result.searched_depth) == (Status.NONE, TICTACTOE3D.step_bound)
