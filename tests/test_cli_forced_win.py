@@ -236,3 +236,19 @@ def test_the_sat_method_is_not_available_yet(capsys):
 def test_no_time_left_gives_unknown_before_depth_0():
     result = forced_win(get_game("tictacchess"), "red", time_limit=1e-9)
     assert (result.status, result.searched_depth, result.nodes) == (Status.UNKNOWN, -1, 0)
+
+
+def test_a_gdl_rule_sheet_from_a_state_file(capsys, tmp_path):
+    # x at (1 3), o at (1 2), x to move. Any x mark with (1 3) makes one threat, which o
+    # blocks, so no win in 3 steps; (mark 2 2) forces o to (3 1), then (mark 3 3) threatens
+    # (1 1) and (2 3) at once: a win at step 5.
+    cells = {(1, 2): "o", (1, 3): "x"}
+    facts = [f"(cell {r} {c} {cells.get((r, c), 'b')})" for r in (1, 2, 3) for c in (1, 2, 3)]
+    state = tmp_path / "fork.txt"
+    state.write_text("\n".join([*facts, "(control xplayer)"]))
+    sheet = str(ROOT / "tests" / "data" / "gdl" / "tictactoe.kif")
+    argv = ["forced-win", sheet, "--role", "xplayer", "--state", str(state), "--json"]
+    status, out, _ = run(capsys, *argv)
+    answer = json.loads(out)
+    assert status == 0
+    assert (answer["status"], answer["depth"], answer["searched_depth"]) == ("found", 5, 4)
