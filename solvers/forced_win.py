@@ -63,6 +63,8 @@ class ForcedWin:
 
     game: str
     role: str
+    max_depth: int
+    """The depth bound asked about."""
     status: Status
     depth: int | None
     searched_depth: int
@@ -493,16 +495,17 @@ def forced_win(
             depth = searched + 1
     except BudgetExhausted:
         bar.close()
-        return _result(game, role, Status.UNKNOWN, searched, budget)
+        return _result(game, role, max_depth, Status.UNKNOWN, searched, budget)
     bar.close()
     if depth > max_depth:
-        return _result(game, role, Status.NONE, searched, budget)
+        return _result(game, role, max_depth, Status.NONE, searched, budget)
     budget.lift()
     strategy = prover.strategy(state, depth)
     size = check_strategy(game, role, state, strategy, depth)
     return _result(
         game,
         role,
+        max_depth,
         Status.FOUND,
         depth - 1,
         budget,
@@ -541,10 +544,11 @@ def _first_action(game: Game, role: str, state: State, strategy: dict) -> str | 
     return game.action_text(action if action is not None else game.legal(state, role)[0])
 
 
-def _result(game, role, status, searched, budget, **found) -> ForcedWin:
+def _result(game, role, max_depth, status, searched, budget, **found) -> ForcedWin:
     return ForcedWin(
         game=game.name,
         role=role,
+        max_depth=max_depth,
         status=status,
         depth=found.get("depth"),
         searched_depth=searched,

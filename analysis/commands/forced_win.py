@@ -16,7 +16,7 @@ from analysis.loading import load_game
 from models.base import Game, State
 from models.errors import GamecheckError
 from models.terms import canonical
-from solvers.forced_win import DEFAULT_MAX_DEPTH, ForcedWin, Status, forced_win
+from solvers.forced_win import ForcedWin, Status, forced_win
 
 METHODS = ("search", "sat")
 JSON_KEYS = (
@@ -115,7 +115,7 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(result_json(result)))
     else:
-        print(result_text(result, args.state, _max_depth(game, args.max_depth)))
+        print(result_text(result, args.state))
     return 0
 
 
@@ -135,12 +135,6 @@ def read_state(game: Game, path: str) -> State:
         raise GamecheckError(f"{path}: {error}") from None
 
 
-def _max_depth(game: Game, asked: int | None) -> int:
-    if asked is not None:
-        return asked
-    return game.step_bound if game.step_bound is not None else DEFAULT_MAX_DEPTH
-
-
 def result_json(result: ForcedWin) -> dict:
     row = {key: getattr(result, key) for key in JSON_KEYS}
     row["status"] = str(result.status)
@@ -148,12 +142,11 @@ def result_json(result: ForcedWin) -> dict:
     return row
 
 
-def result_text(result: ForcedWin, state_file: str | None, max_depth: int) -> str:
+def result_text(result: ForcedWin, state_file: str | None) -> str:
     """What was asked, the answer with the bound that holds, and the effort."""
     start = f"the state in {state_file}" if state_file else "the initial state"
-    lines = [
-        f"{result.game}: can {result.role} force a win from {start} within {_steps(max_depth)}?"
-    ]
+    bound = _steps(result.max_depth)
+    lines = [f"{result.game}: can {result.role} force a win from {start} within {bound}?"]
     if result.status is Status.FOUND:
         lines.append(f"found: {result.role} forces a win in {_steps(result.depth)} (and no fewer)")
         if result.first_action is not None:
