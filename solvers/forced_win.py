@@ -72,6 +72,7 @@ class ForcedWin:
     strategy_size: int | None
     """The number of distinct states where the strategy chooses among several actions."""
     nodes: int
+    """Search nodes (states expanded); for the sat method, SAT calls."""
     seconds: float
     method: str
     strategy: dict[State, Action] | None = field(default=None, repr=False, compare=False)
@@ -468,8 +469,7 @@ def forced_win(
     `max_depth` steps (default: the game's step bound), and in how few."""
     index = game.role_index(role)
     state = game.initial_state() if start is None else start
-    if max_depth is None:
-        max_depth = game.step_bound if game.step_bound is not None else DEFAULT_MAX_DEPTH
+    max_depth = depth_bound(game, max_depth)
     bar = tqdm(
         desc=f"{game.name} {role}",
         unit="node",
@@ -512,8 +512,15 @@ def forced_win(
         depth=depth,
         strategy=strategy,
         strategy_size=size,
-        first_action=_first_action(game, role, state, strategy),
+        first_action=first_action(game, role, state, strategy),
     )
+
+
+def depth_bound(game: Game, max_depth: int | None) -> int:
+    """The depth bound asked for, or else the game's step bound (DEFAULT_MAX_DEPTH without)."""
+    if max_depth is not None:
+        return max_depth
+    return game.step_bound if game.step_bound is not None else DEFAULT_MAX_DEPTH
 
 
 def _settle(prover: _Prover, state: State, depth: int, order: list[bool]) -> int:
@@ -536,7 +543,7 @@ def _settle(prover: _Prover, state: State, depth: int, order: list[bool]) -> int
         share *= 2
 
 
-def _first_action(game: Game, role: str, state: State, strategy: dict) -> str | None:
+def first_action(game: Game, role: str, state: State, strategy: dict) -> str | None:
     """R's first action, or None when the start state is already won."""
     if game.is_terminal(state):
         return None

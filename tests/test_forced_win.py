@@ -373,3 +373,13 @@ def test_tictactoe3d_no_single_role_forces_a_win(role):
     # first four marks: a loss at every depth, so none up to the step bound.
     result = forced_win(TICTACTOE3D, role, time_limit=None)
     assert (result.status, result.searched_depth) == (Status.NONE, TICTACTOE3D.step_bound)
+
+
+def test_simultaneous_moves_in_a_rule_sheet():
+    # tests/data/gdl/pennies.kif is PenniesGame(rounds=2, needed=1, tired=[2]) in GDL: the
+    # matcher wins in 2 steps with 3 decision states; the mismatcher can never force a win
+    game = load_game(str(GDL / "pennies.kif"))
+    matcher = forced_win(game, "matcher")
+    assert (matcher.status, matcher.depth, matcher.strategy_size) == (Status.FOUND, 2, 3)
+    mismatcher = forced_win(game, "mismatcher", max_depth=4)
+    assert (mismatcher.status, mismatcher.searched_depth) == (Status.NONE, 4)
