@@ -12,7 +12,8 @@ from tqdm import tqdm
 from analysis.loading import load_game
 from analysis.playouts import random_steps
 from models import get_game
-from solvers.forced_win import Status, _Budget, _Prover, forced_win
+from solvers.and_or import Budget, Prover
+from solvers.forced_win import Status, forced_win
 from solvers.strategy_check import StrategyCheckFailure, check_strategy
 from tests.forced_win_reference import earliest_forced_win, won_within
 from tests.tiny_games import HEADS, PenniesGame
@@ -336,7 +337,7 @@ def test_cubicup_endgame_with_four_cubes_left():
 
 
 def test_a_pruned_table_gives_the_same_answers(monkeypatch):
-    monkeypatch.setattr("solvers.forced_win.SOLVED_LIMIT", 20)
+    monkeypatch.setattr("solvers.and_or.SOLVED_LIMIT", 20)
     unstoppable = forced_win(TICTACCHESS, "red", start=tictacchess_state(*TWO_MOVES_UNSTOPPABLE))
     assert (unstoppable.status, unstoppable.depth) == (Status.FOUND, 4)
     stopped = tictacchess_state(*TWO_MOVES_STOPPED)
@@ -356,8 +357,8 @@ def test_each_method_alone_agrees_with_the_reference(depth_first):
     for game, start, max_depth in cases:
         for role in game.roles:
             for depth in range(max_depth + 1):
-                budget = _Budget(None, None, tqdm(disable=True))
-                prover = _Prover(game, game.roles.index(role), budget)
+                budget = Budget(None, None, tqdm(disable=True))
+                prover = Prover(game, game.roles.index(role), budget)
                 value = prover.prove(start, depth, depth_first=depth_first)
                 assert (value >= 0) == won_within(game, role, start, depth), (role, depth)
                 assert value <= depth if value >= 0 else -1 - value >= depth
