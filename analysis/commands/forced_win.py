@@ -38,7 +38,10 @@ def register(subparsers) -> None:
         "forced-win", help="can a role force a win whatever the others do, and how soon?"
     )
     parser.add_argument("game", metavar="GAME", help="a built-in game name or a GDL rule sheet")
-    parser.add_argument("--role", help="the role that tries to force a win (all others oppose it)")
+    parser.add_argument(
+        "--role",
+        help="the role that tries to force a win, all others against it (a study: only it)",
+    )
     parser.add_argument(
         "--max-depth",
         type=_count,
