@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from analysis.commands import forced_win, games, lint, play, stats, sudoku
+from analysis.commands import forced_win, games, lint, play, stats, sudoku, verify
 from analysis.replay import CrossCheckFailure
 from models.errors import GamecheckError
 from solvers.strategy_check import StrategyCheckFailure
 
-COMMANDS = (games, lint, play, stats, sudoku, forced_win)
+COMMANDS = (games, lint, play, stats, sudoku, verify, forced_win)
 USAGE_ERROR = 2
 BUG = 3
 

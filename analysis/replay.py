@@ -21,9 +21,17 @@ class ReplayError(CrossCheckFailure):
 class Replay:
     """The states a line of play visits, from the initial state to `states[-1]`."""
 
+    game: Game
     states: tuple[State, ...]
-    terminal: bool
-    goals: tuple[int, ...] | None
+
+    @property
+    def terminal(self) -> bool:
+        return self.game.is_terminal(self.states[-1])
+
+    @property
+    def goals(self) -> tuple[int, ...] | None:
+        """The goals of the last state if it is terminal (the game's error if undefined)."""
+        return self.game.goals(self.states[-1]) if self.terminal else None
 
 
 def replay_line(game: Game, steps: Sequence[Sequence[str]], start: State | None = None) -> Replay:
@@ -42,5 +50,4 @@ def replay_line(game: Game, steps: Sequence[Sequence[str]], start: State | None 
                 f"{game.name}: step {number} ({' '.join(joint_text)}): {error}"
             ) from None
         states.append(state)
-    terminal = game.is_terminal(state)
-    return Replay(tuple(states), terminal, game.goals(state) if terminal else None)
+    return Replay(game, tuple(states))

@@ -29,6 +29,7 @@ class GdlGame(Game):
 
     def __init__(self, rules: Sequence[Rule], name: str):
         self.name = name
+        self.rules = tuple(rules)
         self.reasoner = Reasoner(rules)
         self.roles = self.reasoner.roles
         static = self.reasoner.static_model

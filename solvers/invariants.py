@@ -1,0 +1,441 @@
+"""Invariants of a transition system, guessed from random playouts and proved by induction.
+
+Deep reachability questions often turn on arguments a SAT solver cannot find on its own:
+"a cube is placed every step, so the pyramid cannot be full before step 84" is a counting
+argument, and CDCL search rediscovers counting only at exponential cost. So we look for the
+arguments first and hand them to the solver as constraints on every layer:
+
+* state invariants, each a circuit literal true in every reachable state: a fluent that
+  never holds (or always does), at most / at least one fluent of a group (fluents that
+  differ in one argument only, e.g. the values of one cell), an implication between two
+  groups being occupied (a cube here needs the cubes under it), and no two roles' goal
+  values that never occur together;
+* counters: a weighted count of true fluents (or occupied groups) that grows by exactly
+  one every step, e.g. the filled cells of a sudoku or 3 x marks + selections in 3D
+  tic-tac-toe, so at layer t it equals its initial value plus t.
+
+Candidates are the guesses that every sampled state satisfies (solvers/sampling.py). The
+proof is Houdini's induction: assume all remaining state candidates in an arbitrary state,
+take one legal step from it, and ask the SAT solver for a candidate that fails afterwards;
+drop every candidate the model breaks and ask again, until the answer is UNSAT. What
+remains holds initially and is preserved by every step, so it holds in every reachable
+state. Counters are then proved the same way, under the proved state invariants.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from models.terms import Term, term_text
+from solvers.circuit import value
+from solvers.sampling import BatchCircuit, random_playouts
+from solvers.transition import TransitionSystem
+from solvers.unroll import holds, negate
+from solvers.unroll_cnf import CnfUnrolling
+
+PLAYOUTS = 128
+MAX_WEIGHT = 12
+MIN_SUPPORT = 0.05
+SMALL_RELATION = 48
+"""Relations with at most this many fluents are bookkeeping (control, turn, selections)."""
+INDUCTION_DEPTHS = (1, 2, 4)
+"""Counters are proved by k-induction for these k, the smallest first."""
+
+
+@dataclass(frozen=True)
+class StateInvariant:
+    """A circuit literal that holds in every reachable state."""
+
+    literal: int
+    description: str
+
+
+@dataclass(frozen=True)
+class Counter:
+    """At layer t: the sum over features of weight * (number of true literals) equals
+    start + t. `steps` are the ways a step may change the features, each a tuple of
+    (rises, falls) per feature: how many of its literals become true, and false."""
+
+    features: tuple[tuple[int, tuple[int, ...]], ...]
+    start: int
+    steps: tuple[tuple[tuple[int, int], ...], ...]
+    description: str
+
+    @property
+    def terms(self) -> list[tuple[int, int]]:
+        """(weight, literal) for every literal of every feature."""
+        return [(weight, literal) for weight, literals in self.features for literal in literals]
+
+
+@dataclass
+class Invariants:
+    state: list[StateInvariant] = field(default_factory=list)
+    counters: list[Counter] = field(default_factory=list)
+    statistics: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Feature:
+    """A count over a state: how many of `literals` hold."""
+
+    literals: tuple[int, ...]
+    description: str
+
+
+def find_invariants(
+    system: TransitionSystem, *, seed: int = 0, max_steps: int = 1000, sat_solver: str | None = None
+) -> Invariants:
+    """Proved state invariants and counters of the system."""
+    start = time.monotonic()
+    trajectory, lengths = random_playouts(system, PLAYOUTS, max_steps=max_steps, seed=seed)
+    groups = _groups(system.fluents)
+    occupied = {
+        key: system.circuit.disj(system.fluent_nodes[i] for i in members)
+        for key, members in groups.items()
+    }
+    samples = _visited(trajectory, lengths)
+    values = _node_values(system, samples)
+    candidates = _state_candidates(system, groups, occupied, values)
+    options = {} if sat_solver is None else {"sat_solver": sat_solver}
+    prover = _Induction(system, options)
+    state = prover.houdini(candidates)
+    features = _features(system, groups, occupied)
+    counters = next(
+        (
+            [counter]
+            for counter in _counter_candidates(system, features, trajectory, lengths)
+            if prover.counts_steps(counter, state)
+        ),
+        [],
+    )
+    prover.close()
+    return Invariants(
+        state,
+        counters,
+        {
+            "candidates": len(candidates),
+            "state_invariants": len(state),
+            "counters": len(counters),
+            "samples": len(samples),
+            "seconds": round(time.monotonic() - start, 3),
+        },
+    )
+
+
+# -- candidates ----------------------------------------------------------------------------
+def _groups(fluents: tuple[Term, ...]) -> dict[tuple, list[int]]:
+    """Fluents that differ in one argument only, keyed by (relation, position, the other
+    arguments): the possible values of one thing, such as one cell's mark."""
+    groups: dict[tuple, list[int]] = {}
+    for index, fluent in enumerate(fluents):
+        if isinstance(fluent, str):
+            continue
+        relation, args = fluent[0], fluent[1:]
+        for position in range(len(args)):
+            rest = args[:position] + args[position + 1 :]
+            groups.setdefault((relation, position, rest), []).append(index)
+    return groups
+
+
+def _visited(trajectory: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    steps = np.arange(trajectory.shape[0])[:, None]
+    return trajectory[steps <= lengths[None, :]]
+
+
+def _node_values(system: TransitionSystem, states: np.ndarray) -> np.ndarray:
+    """The value of every circuit node (rows) in every sampled state (columns)."""
+    circuit = BatchCircuit(system)
+    values = np.zeros((len(system.circuit.children), len(states)), dtype=bool)
+    values[np.array(system.fluent_nodes)] = states.T
+    circuit.evaluate(values)
+    return values
+
+
+def _row(values: np.ndarray, literal: int) -> np.ndarray:
+    return values[literal] if literal > 0 else ~values[-literal]
+
+
+def _state_candidates(system, groups, occupied, values) -> list[StateInvariant]:
+    circuit = system.circuit
+    candidates = []
+    for index, node in enumerate(system.fluent_nodes):
+        row = values[node]
+        name = term_text(system.fluents[index])
+        if row.all():
+            candidates.append(StateInvariant(node, f"{name} always holds"))
+    for key, members in groups.items():
+        if len(members) < 2:
+            continue
+        count = values[[system.fluent_nodes[i] for i in members]].sum(axis=0)
+        lits = [system.fluent_nodes[i] for i in members]
+        if (count <= 1).all() and count.any():
+            candidates.append(
+                StateInvariant(circuit.at_most_one(lits), f"at most one {_group_text(key)}")
+            )
+        if (count >= 1).all():
+            candidates.append(StateInvariant(occupied[key], f"some {_group_text(key)}"))
+    candidates += _implications(system, occupied, values)
+    candidates += _goal_exclusions(system, values)
+    return candidates
+
+
+def _implications(system, occupied, values) -> list[StateInvariant]:
+    """Two-literal clauses no sample contradicts: between occupied groups of one family
+    (`a cube here needs the cubes under it`), and among the fluents and occupied groups of
+    small relations, which hold the bookkeeping of whose turn it is (`xcolumn in control:
+    no column selected yet`)."""
+    families: dict[tuple, list[tuple]] = {}
+    for key in occupied:
+        families.setdefault(key[:2], []).append(key)
+    found = []
+    for keys in families.values():
+        atoms = [(occupied[key], _group_text(key)) for key in keys]
+        found += _binary_clauses(system.circuit, atoms, values, (False,), (True,))
+    sizes: dict[str, int] = {}
+    for fluent in system.fluents:
+        sizes[_relation(fluent)] = sizes.get(_relation(fluent), 0) + 1
+    small = {relation for relation, size in sizes.items() if size <= SMALL_RELATION}
+    atoms = [
+        (node, term_text(fluent))
+        for node, fluent in zip(system.fluent_nodes, system.fluents, strict=True)
+        if _relation(fluent) in small
+    ]
+    atoms += [(lit, _group_text(key)) for key, lit in occupied.items() if key[0] in small]
+    return found + _binary_clauses(system.circuit, atoms, values)
+
+
+def _relation(fluent: Term) -> str:
+    return fluent if isinstance(fluent, str) else fluent[0]
+
+
+def _binary_clauses(
+    circuit, atoms, values, signs_a=(True, False), signs_b=(True, False)
+) -> list[StateInvariant]:
+    """Clauses `a or b` (a and b with the given signs) over pairs of distinct atoms that no
+    sample falsifies, where each literal is false in at least MIN_SUPPORT of the samples
+    (so neither is nearly constant and the clause was really put to the test)."""
+    if len(atoms) < 2:
+        return []
+    rows = np.array([_row(values, literal) for literal, _ in atoms], dtype=np.float32)
+    samples = rows.shape[1]
+    found = []
+    for positive_a, positive_b in itertools.product(signs_a, signs_b):
+        false_a = 1 - rows if positive_a else rows
+        false_b = 1 - rows if positive_b else rows
+        both_false = false_a @ false_b.T
+        support_a, support_b = false_a.sum(axis=1), false_b.sum(axis=1)
+        keep = (both_false == 0) & (support_a[:, None] >= MIN_SUPPORT * samples)
+        keep &= support_b[None, :] >= MIN_SUPPORT * samples
+        for a, b in zip(*np.nonzero(keep), strict=True):
+            if a == b or (positive_a == positive_b and a > b):
+                continue
+            (lit_a, text_a), (lit_b, text_b) = atoms[a], atoms[b]
+            lit_a, lit_b = (lit_a if positive_a else -lit_a), (lit_b if positive_b else -lit_b)
+            text = (
+                f"{'' if positive_a else 'not '}{text_a} or {'' if positive_b else 'not '}{text_b}"
+            )
+            found.append(StateInvariant(circuit.disj([lit_a, lit_b]), text))
+    return found
+
+
+def _goal_exclusions(system, values) -> list[StateInvariant]:
+    """Goal values of two roles that never hold together."""
+    goals = [
+        (role, value, literal)
+        for role, table in zip(system.roles, system.goals, strict=True)
+        for value, literal in table.items()
+    ]
+    found = []
+    for (r1, v1, l1), (r2, v2, l2) in itertools.combinations(goals, 2):
+        if r1 != r2 and not (_row(values, l1) & _row(values, l2)).any():
+            found.append(
+                StateInvariant(
+                    system.circuit.disj([-l1, -l2]), f"never goal {r1} {v1} with goal {r2} {v2}"
+                )
+            )
+    return found
+
+
+def _group_text(key: tuple) -> str:
+    relation, position, rest = key
+    args = [term_text(a) for a in rest]
+    args.insert(position, "_")
+    return f"({relation} {' '.join(args)})"
+
+
+# -- counters ------------------------------------------------------------------------------
+def _features(system, groups, occupied) -> list[_Feature]:
+    """Counts a counter may weigh: occupied groups of one family, and fluents of one
+    relation with one value at one position."""
+    features: dict[tuple, list[int]] = {}
+    for key, lit in occupied.items():
+        features.setdefault(("occupied", key[0], key[1]), []).append(lit)
+    for index, fluent in enumerate(system.fluents):
+        if isinstance(fluent, str):
+            continue
+        features.setdefault(("relation", fluent[0]), []).append(system.fluent_nodes[index])
+        for position, arg in enumerate(fluent[1:]):
+            features.setdefault(("value", fluent[0], position, arg), []).append(
+                system.fluent_nodes[index]
+            )
+    return [_Feature(tuple(lits), _feature_text(key)) for key, lits in features.items()]
+
+
+def _feature_text(key: tuple) -> str:
+    if key[0] == "occupied":
+        return f"{key[1]} facts distinct apart from argument {key[2] + 1}"
+    if key[0] == "relation":
+        return f"{key[1]} facts"
+    return f"{key[1]} facts with {term_text(key[3])} as argument {key[2] + 1}"
+
+
+def _counter_candidates(system, features, trajectory, lengths) -> list[Counter]:
+    """Weighted sums of at most two features that grow by exactly one on every sampled
+    step, with the ways the sampled steps changed them."""
+    if not features:
+        return []
+    steps, playouts, _ = trajectory.shape
+    values = _node_values(system, trajectory.reshape(steps * playouts, -1))
+    taken = np.arange(steps - 1)[:, None] < lengths[None, :]
+    rises, falls, counts = [], [], []
+    for feature in features:
+        rows = np.array([_row(values, lit) for lit in feature.literals])
+        rows = rows.reshape(len(feature.literals), steps, playouts)
+        before, after = rows[:, :-1, :], rows[:, 1:, :]
+        rises.append((after & ~before).sum(axis=0)[taken])
+        falls.append((before & ~after).sum(axis=0)[taken])
+        counts.append(int(rows[:, 0, 0].sum()))
+    if not len(rises[0]):
+        return []
+    deltas = [r - f for r, f in zip(rises, falls, strict=True)]
+    combinations = [
+        ((int(deltas[j][0]), j),)
+        for j in range(len(features))
+        if deltas[j][0] in (1, -1) and (deltas[j] == deltas[j][0]).all()
+    ]
+    if not combinations:
+        moving = [j for j in range(len(features)) if deltas[j].any()]
+        for j, k in itertools.combinations(moving, 2):
+            weights = _pair_weights(deltas[j], deltas[k])
+            if weights:
+                combinations.append(((weights[0], j), (weights[1], k)))
+    counters = []
+    for combination in combinations[:4]:
+        changes = np.stack([np.stack([rises[j], falls[j]], axis=1) for _, j in combination], 1)
+        ways = sorted({tuple(map(tuple, change)) for change in changes.tolist()})
+        counters.append(
+            Counter(
+                features=tuple((w, features[j].literals) for w, j in combination),
+                start=sum(w * counts[j] for w, j in combination),
+                steps=tuple(ways),
+                description=" + ".join(f"{w} x ({features[j].description})" for w, j in combination)
+                + " grows by one every step",
+            )
+        )
+    return counters
+
+
+def _pair_weights(a: np.ndarray, b: np.ndarray) -> tuple[int, int] | None:
+    """Small integers (x, y) with x*a + y*b == 1 on every sample, if there are any."""
+    matrix = np.stack([a, b], axis=1).astype(float)
+    solution, *_ = np.linalg.lstsq(matrix, np.ones(len(a)), rcond=None)
+    fractions = [Fraction(value).limit_denominator(MAX_WEIGHT) for value in solution]
+    scale = 1
+    for fraction in fractions:
+        scale = scale * fraction.denominator // np.gcd(scale, fraction.denominator)
+    if scale != 1:
+        return None
+    x, y = (int(f) for f in fractions)
+    if not (x and y) or max(abs(x), abs(y)) > MAX_WEIGHT or ((x * a + y * b) != 1).any():
+        return None
+    return x, y
+
+
+# -- proofs --------------------------------------------------------------------------------
+class _Induction:
+    """One step from an arbitrary state, in an incremental SAT solver."""
+
+    def __init__(self, system: TransitionSystem, options: dict):
+        self.system = system
+        self.unrolling = CnfUnrolling(system, free_start=True, **options)
+        self.step = self.unrolling.alive(1)
+
+    def close(self) -> None:
+        self.unrolling.close()
+
+    def houdini(self, candidates: list[StateInvariant]) -> list[StateInvariant]:
+        """The largest subset of candidates that holds initially and is inductive."""
+        initial = self.system.evaluate(self.system.initial)
+        active = [c for c in candidates if value(initial, c.literal)]
+        unrolling = self.unrolling
+        switches = {}
+        for candidate in active:
+            switch = unrolling.new_variable()
+            unrolling.add_clause([-switch, unrolling.literal(candidate.literal, 0)])
+            switches[candidate] = switch
+        while active:
+            broken = unrolling.new_variable()
+            after = {c: unrolling.literal(c.literal, 1) for c in active}
+            unrolling.add_clause([-broken, *(negate(lit) for lit in after.values())])
+            model = unrolling.satisfiable([self.step, broken, *(switches[c] for c in active)])
+            unrolling.add_clause([-broken])
+            if not model:
+                break
+            active = [c for c in active if holds(after[c], model)]
+        return active
+
+    def counts_steps(self, counter: Counter, state: Iterable[StateInvariant]) -> bool:
+        """Whether every step changes the counter's features in one of its sampled ways
+        (each adds exactly one), by k-induction: after k steps from any state, all of
+        them satisfying the proved invariants, the next step does."""
+        state = list(state)
+        for k in INDUCTION_DEPTHS:
+            unrolling = self.unrolling
+            assumptions = [unrolling.alive(k + 1)]
+            for invariant in state:
+                assumptions += [unrolling.literal(invariant.literal, t) for t in range(k + 2)]
+            options = [
+                unrolling.conjunction(
+                    self._changes(literals, changes[direction], at=k, rising=direction == 0)
+                    for (_, literals), changes in zip(counter.features, way, strict=True)
+                    for direction in (0, 1)
+                )
+                for way in counter.steps
+            ]
+            expected = negate(unrolling.conjunction(negate(option) for option in options))
+            if not unrolling.satisfiable([*assumptions, negate(expected)]):
+                return True
+        return False
+
+    def _changes(self, literals: tuple[int, ...], count: int, *, at: int, rising: bool):
+        """A solver literal: exactly `count` of the literals rise (or fall) from layer `at`
+        to the next."""
+        unrolling = self.unrolling
+        changed = []
+        for literal in literals:
+            before, after = unrolling.literal(literal, at), unrolling.literal(literal, at + 1)
+            pair = (after, negate(before)) if rising else (before, negate(after))
+            changed.append(unrolling.conjunction(pair))
+        changed = [lit for lit in changed if lit is not False]
+        if count > len(changed):
+            return False
+        return _exactly(unrolling, changed, count)
+
+
+def _exactly(unrolling, literals: list, k: int):
+    """A solver literal true when exactly k of the (solver) literals are: a unary counter."""
+    reached = [True] + [False] * (k + 1)
+    for literal in literals:
+        for j in range(k + 1, 0, -1):
+            reached[j] = negate(
+                unrolling.conjunction(
+                    [negate(reached[j]), negate(unrolling.conjunction([literal, reached[j - 1]]))]
+                )
+            )
+    return unrolling.conjunction([reached[k], negate(reached[k + 1])])

@@ -1,0 +1,123 @@
+"""`gamecheck verify` on small rule sheets whose answers are worked out by hand."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from analysis.cli import main
+from analysis.loading import load_game
+from analysis.replay import replay_line
+from analysis.verify import verify_game
+
+SHEETS = Path(__file__).parent / "data" / "gdl"
+
+
+def verify(name: str, backend: str):
+    return verify_game(str(SHEETS / name), backend=backend, horizon=40)
+
+
+def replays_to(sheet: str, witness) -> object:
+    """The last state of a witness replayed on the reasoner, with legality checked."""
+    game = load_game(str(SHEETS / sheet))
+    return game, replay_line(game, witness).states[-1]
+
+
+@pytest.mark.parametrize("backend", ["cnf", "cpsat"])
+def test_tictactoe_answers_match_hand_analysis(backend):
+    # By hand: the board holds 9 marks, so no game lasts longer than 9 steps, and a draw
+    # fills it; x completes a line with its 3rd mark at step 5 at the earliest, o with its
+    # 3rd mark at step 6; x win, o win and draw (50 50) all occur.
+    result = verify("tictactoe.kif", backend)
+    assert result.complete
+    assert (result.longest_game.status, result.longest_game.value) == ("proved", 9)
+    assert (result.shortest_game.status, result.shortest_game.value) == ("proved", 5)
+    assert result.playability.status == "proved"
+    assert result.goal_definedness.status == "proved"
+    assert result.outcomes.complete
+    assert set(result.outcomes.vectors) == {(100, 0), (0, 100), (50, 50)}
+    wins = {role: (a.status, a.value) for role, a in result.earliest_win.items()}
+    assert wins == {"xplayer": ("found", 5), "oplayer": ("found", 6)}
+    game, last = replays_to("tictactoe.kif", result.earliest_win["oplayer"].witness)
+    assert game.is_terminal(last) and game.goals(last) == (0, 100)
+
+
+@pytest.mark.parametrize("backend", ["cnf", "cpsat"])
+def test_towers_of_hanoi_is_solved_in_seven_moves(backend):
+    # Three discs need 2**3 - 1 = 7 moves; the sheet ends the game at step 10 otherwise.
+    result = verify("hanoi.kif", backend)
+    assert (result.longest_game.value, result.shortest_game.value) == (10, 7)
+    assert (result.earliest_win["solver"].status, result.earliest_win["solver"].value) == (
+        "found",
+        7,
+    )
+    assert set(result.outcomes.vectors) == {(100,), (0,)}
+
+
+@pytest.mark.parametrize("backend", ["cnf", "cpsat"])
+def test_a_stuck_role_is_refuted_with_the_shortest_counterexample(backend):
+    # broken_stuck.kif: p may tick at counts 0 and 1 only; count 2 is not terminal.
+    result = verify("broken_stuck.kif", backend)
+    assert result.playability.status == "refuted"
+    assert result.playability.witness == (("tick",), ("tick",))
+    game, last = replays_to("broken_stuck.kif", result.playability.witness)
+    assert not game.is_terminal(last) and game.legal(last, "p") == []
+    assert result.shortest_game.status == "none"
+    assert result.earliest_win["p"].status == "none"
+
+
+@pytest.mark.parametrize("backend", ["cnf", "cpsat"])
+def test_two_goal_values_are_refuted(backend):
+    # broken_goals.kif: after `go`, a has goals 0 and 100 and b has none; `stop` is fine.
+    result = verify("broken_goals.kif", backend)
+    assert result.goal_definedness.status == "refuted"
+    assert result.goal_definedness.witness == (("go", "wait"),)
+    assert set(result.outcomes.vectors) == {((0, 100), ()), (50, 50)}
+    assert result.playability.status == "proved"
+
+
+def test_verify_json_has_every_answer(capsys):
+    status = main(["verify", str(SHEETS / "tictactoe.kif"), "--json"])
+    answer = json.loads(capsys.readouterr().out)
+    assert status == 0
+    expected = {
+        "game",
+        "roles",
+        "backend",
+        "horizon",
+        "longest_game",
+        "shortest_game",
+        "playability",
+        "goal_definedness",
+        "outcomes",
+        "earliest_win",
+        "seconds",
+    }
+    assert expected <= set(answer)
+    assert answer["earliest_win"]["xplayer"]["witness"][0][1] == "noop"
+    assert answer["outcomes"]["status"] == "proved"
+
+
+def test_verify_text_shows_a_counterexample(capsys):
+    assert main(["verify", str(SHEETS / "broken_stuck.kif")]) == 0
+    out = capsys.readouterr().out
+    assert "playability" in out and "refuted" in out and "1. tick" in out
+
+
+def test_dimacs_certificate_is_unsat_exactly_at_the_longest_game(tmp_path, capsys):
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    path = tmp_path / "ttt.cnf"
+    assert main(["verify", str(SHEETS / "tictactoe.kif"), "--dimacs", str(path)]) == 0
+    formula = CNF(from_file=str(path))
+    with Solver(name="minisat22", bootstrap_with=formula.clauses) as solver:
+        assert solver.solve() is False
+
+
+def test_bad_input_exits_2(capsys, tmp_path):
+    assert main(["verify", "nosuchgame"]) == 2
+    assert main(["verify", str(SHEETS / "bad_unsafe.kif")]) == 2
+    assert main(["verify", "tictacchess", "--horizon", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.count("gamecheck: error:") == 3
