@@ -228,11 +228,6 @@ def test_endgame_study_of_one_role(capsys):
     assert len(table) == 2 and table[1].split()[:3] == ["1", "blue", "2"]
 
 
-def test_the_sat_method_is_not_available_yet(capsys):
-    status, _, err = run(capsys, "forced-win", "tictacchess", "--role", "red", "--method", "sat")
-    assert status == 2 and "--method sat" in err
-
-
 def test_no_time_left_gives_unknown_before_depth_0():
     result = forced_win(get_game("tictacchess"), "red", time_limit=1e-9)
     assert (result.status, result.searched_depth, result.nodes) == (Status.UNKNOWN, -1, 0)

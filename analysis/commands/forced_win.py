@@ -12,11 +12,13 @@ import json
 
 from analysis.endgames import endgame_positions, endgame_study, endgame_summary
 from analysis.files import read_text, write_atomically
-from analysis.loading import load_game
+from analysis.loading import load_game, load_rule_sheet
 from models.base import Game, State
 from models.errors import GamecheckError
 from models.terms import canonical
 from solvers.forced_win import ForcedWin, Status, forced_win
+from solvers.forced_win_sat import forced_win_sat
+from solvers.gdl.grounder import ground
 
 METHODS = ("search", "sat")
 JSON_KEYS = (
@@ -59,7 +61,12 @@ def register(subparsers) -> None:
         help="seconds (default 60; for --endgames, for the whole study)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--method", choices=METHODS, default="search", help="default: search")
+    parser.add_argument(
+        "--method",
+        choices=METHODS,
+        default="search",
+        help="search (default) on the move generator, or sat on the ground rule sheet",
+    )
     study = parser.add_argument_group("endgame study")
     study.add_argument(
         "--endgames", type=_count, metavar="N", help="study positions from N random playouts"
@@ -102,19 +109,13 @@ def run(args) -> int:
         raise GamecheckError("forced-win needs --role R (or --endgames N --before K ...)")
     if args.before or args.csv:
         raise GamecheckError("--before and --csv belong to an endgame study (--endgames N)")
-    if args.method == "sat":
-        raise GamecheckError(
-            "--method sat needs the ground transition system, which is not built yet"
-        )
     start = read_state(game, args.state) if args.state else None
-    result = forced_win(
-        game,
-        args.role,
-        start=start,
-        max_depth=args.max_depth,
-        time_limit=args.time_limit,
-        progress=True,
-    )
+    options = {"start": start, "max_depth": args.max_depth, "time_limit": args.time_limit}
+    if args.method == "sat":
+        system = ground(load_rule_sheet(args.game).rules, game.name)
+        result = forced_win_sat(game, args.role, system, **options)
+    else:
+        result = forced_win(game, args.role, **options, progress=True)
     if args.json:
         print(json.dumps(result_json(result)))
     else:
@@ -170,9 +171,9 @@ def result_text(result: ForcedWin, state_file: str | None) -> str:
             f"unknown: {proved}the time limit ran out at depth {result.searched_depth + 1}"
         )
     rate = result.nodes / result.seconds if result.seconds > 0 else 0
+    unit = "SAT calls" if result.method == "sat" else "nodes"
     lines.append(
-        f"{result.nodes} nodes in {result.seconds:.2f} s ({rate:.0f} nodes/s), "
-        f"method {result.method}"
+        f"{result.nodes} {unit} in {result.seconds:.2f} s ({rate:.0f}/s), method {result.method}"
     )
     return "\n".join(lines)
 
