@@ -11,6 +11,7 @@ is returned.
 
 from __future__ import annotations
 
+import gc
 import sys
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -84,6 +85,8 @@ def forced_win(
     searched = -1
     depth = 0
     order = [True, False]  # depth-first search, then df-pn
+    collecting = gc.isenabled()
+    gc.disable()  # the tables hold millions of objects and no cycles: collections only cost
     try:
         while depth <= max_depth:
             bar.set_postfix(depth=depth)
@@ -95,9 +98,11 @@ def forced_win(
             searched = min(-1 - value, max_depth)
             depth = searched + 1
     except BudgetExhausted:
-        bar.close()
         return _result(game, role, max_depth, Status.UNKNOWN, searched, budget)
-    bar.close()
+    finally:
+        bar.close()
+        if collecting:
+            gc.enable()
     if depth > max_depth:
         return _result(game, role, max_depth, Status.NONE, searched, budget)
     budget.lift()
