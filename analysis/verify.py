@@ -406,15 +406,21 @@ class Verifier:
 
     def _shortest(self, condition: int, lower: int = 0) -> Line | None:
         """The shortest line of play to a state satisfying `condition` (none shorter than
-        `lower` steps is asked for), or None: one query over every depth, then a binary
-        search over prefixes of the depths left."""
+        `lower` steps is asked for), or None. Windows of depths twice as wide each time,
+        from `lower` up, until one holds such a state (short queries are cheap, and most
+        answers are short); then a binary search below the line found."""
         if self._impossible(condition):
             return None
-        best = self._find(condition, range(lower, self._depths().stop))
-        if best is None:
-            return None
-        low = lower  # proved: no such state at a depth below `low`
-        while low < best.depth:
+        stop, low, width = self._depths().stop, lower, 1
+        best = None
+        while best is None:
+            if low >= stop:
+                return None
+            high = min(low + width, stop)
+            best = self._find(condition, range(low, high))
+            if best is None:
+                low, width = high, 2 * width
+        while low < best.depth:  # proved: no such state at a depth below `low`
             middle = (low + best.depth) // 2
             shorter = self._find(condition, range(low, middle + 1))
             if shorter is None:

@@ -21,6 +21,8 @@ class GroundGame(Game):
         self.name = f"{system.name} (ground)"
         self.roles = system.roles
         self._fluents = {term_text(f): i for i, f in enumerate(system.fluents)}
+        self._last_state: frozenset[int] | None = None
+        self._last_values: list[bool] = []
         self._actions = [
             {term_text(a): i for i, a in enumerate(actions)} for actions in system.actions
         ]
@@ -32,16 +34,24 @@ class GroundGame(Game):
         if self.is_terminal(state):
             return []
         index = self.role_index(role)
-        return [(index, action) for action in self.system.legal_actions(state)[index]]
+        values = self._values(state)
+        literals = self.system.legal[index]
+        return [(index, a) for a, literal in enumerate(literals) if value(values, literal)]
 
     def apply(self, state: frozenset[int], joint: tuple) -> frozenset[int]:
         return self.system.successor(state, [action for _, action in joint])
 
     def is_terminal(self, state: frozenset[int]) -> bool:
-        return value(self.system.evaluate(state), self.system.terminal)
+        return value(self._values(state), self.system.terminal)
+
+    def _values(self, state: frozenset[int]) -> list[bool]:
+        """Every node's value in `state` (the last state asked about is kept)."""
+        if self._last_state != state:
+            self._last_state, self._last_values = state, self.system.evaluate(state)
+        return self._last_values
 
     def goal_values(self, state: frozenset[int]) -> dict[str, set]:
-        values = self.system.evaluate(state)
+        values = self._values(state)
         return {
             role: {v for v, literal in goals.items() if value(values, literal)}
             for role, goals in zip(self.roles, self.system.goals, strict=True)

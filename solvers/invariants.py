@@ -385,7 +385,7 @@ class _Induction:
             unrolling.add_clause([-broken, *(negate(lit) for lit in after.values())])
             model = unrolling.satisfiable([self.step, broken, *(switches[c] for c in active)])
             unrolling.add_clause([-broken])
-            if not model:
+            if model is False:
                 break
             active = [c for c in active if holds(after[c], model)]
         return active
@@ -409,7 +409,7 @@ class _Induction:
                 for way in counter.steps
             ]
             expected = negate(unrolling.conjunction(negate(option) for option in options))
-            if not unrolling.satisfiable([*assumptions, negate(expected)]):
+            if unrolling.satisfiable([*assumptions, negate(expected)]) is False:
                 return True
         return False
 

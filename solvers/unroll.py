@@ -227,11 +227,11 @@ class Unrolling(ABC):
         passed."""
         self._constrain_layers(0)
         model = self.satisfiable([self.literal(condition, 0)], deadline=deadline)
-        return None if model is None else bool(model)
+        return None if model is None else model is not False
 
     def satisfiable(self, literals: Sequence[Lit], *, deadline: float | None = None):
-        """A model (its set of true variables) in which all `literals` hold, False if there
-        is none, None if the deadline passed first."""
+        """A model (its set of true variables, maybe empty) in which all `literals` hold,
+        False if there is none, None if the deadline passed first: compare with `is`."""
         if any(literal is False for literal in literals):
             return False
         return self._solve([lit for lit in literals if lit is not True], deadline)

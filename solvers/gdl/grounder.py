@@ -49,11 +49,13 @@ def ground(rules: Sequence[Rule], name: str) -> TransitionSystem:
 
 
 def _static_relations(graph: DependencyGraph) -> set[str]:
-    """Relations that depend on neither `true` nor `does` (their facts never change)."""
+    """Relations that depend on neither `true` nor `does` (their facts never change). The
+    outputs are never static: a `legal` that holds in every state is still an output."""
     return {
         relation
         for relation in graph.edges
-        if relation not in ("true", "does") and not graph.reaches(relation) & {"true", "does"}
+        if relation not in ("true", "does", *OUTPUTS)
+        and not graph.reaches(relation) & {"true", "does"}
     }
 
 
