@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from analysis.commands import games, lint, play, report, stats, sudoku, verify
+from analysis.commands import forced_win, games, lint, play, report, stats, sudoku, verify
 from analysis.replay import CrossCheckFailure
 from models.errors import GamecheckError
+from solvers.strategy_check import StrategyCheckFailure
 
-COMMANDS = (games, lint, play, stats, sudoku, verify, report)
+COMMANDS = (games, lint, play, stats, sudoku, verify, forced_win, report)
 USAGE_ERROR = 2
 BUG = 3
 
@@ -40,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     except GamecheckError as error:
         print(f"gamecheck: error: {error}", file=sys.stderr)
         return USAGE_ERROR
-    except CrossCheckFailure as failure:
+    except (CrossCheckFailure, StrategyCheckFailure) as failure:
         print(
             f"gamecheck: internal error (a cross-check failed, please report): {failure}",
             file=sys.stderr,
