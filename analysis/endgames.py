@@ -66,11 +66,13 @@ def endgame_study(
     *,
     roles: Iterable[str] | None = None,
     time_limit: float = 60.0,
+    node_limit: int | None = None,
     progress: bool = False,
 ) -> pd.DataFrame:
     """One row per position and role: can the role force a win within `before` steps?
 
-    Each search gets an equal share of the time still left for the searches still to do.
+    Each search gets an equal share of the time still left for the searches still to do,
+    and at most `node_limit` nodes (a budget that gives the same answers on any machine).
     """
     roles = list(game.roles if roles is None else roles)
     searches = [(position, role) for position in positions for role in roles]
@@ -84,6 +86,7 @@ def endgame_study(
             start=position.state,
             max_depth=position.before,
             time_limit=share,
+            node_limit=node_limit,
             progress=progress,
         )
         rows.append(

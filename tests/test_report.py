@@ -31,12 +31,22 @@ REGENERATE = "run `gamecheck report --quick` and commit reports/quick"
 # Budgets small enough for the fast tests. With at most 4 steps nobody completes a line in
 # tictacchess (each role moves once every 3 steps and a line needs 3 pieces moved into the
 # centre), so no game ends within the horizon.
+_TINY = GameSettings(
+    playouts=20,
+    horizon=4,
+    verify_time_limit=60.0,
+    cpsat_time_limit=60.0,
+    forced_win_nodes=2000,
+    forced_win_time_limit=60.0,
+    endgame_playouts=3,
+    endgame_befores=(1, 2),
+    endgame_nodes=2000,
+    endgame_time_limit=60.0,
+)
 TINY = {
-    "tictacchess": GameSettings(
-        playouts=20, horizon=4, verify_time_limit=60.0, cpsat_time_limit=60.0
-    ),
-    "sudoku": GameSettings(
-        playouts=5, horizon=2, verify_time_limit=60.0, cpsat_time_limit=None, sudoku_count_cap=3
+    "tictacchess": _TINY,
+    "sudoku": dataclasses.replace(
+        _TINY, playouts=5, horizon=2, cpsat_time_limit=None, sudoku_count_cap=3
     ),
 }
 
@@ -147,6 +157,20 @@ def test_tictacchess_report_shows_answers_within_the_horizon(tiny_report):
     }
     figures = pd.read_csv(tiny_report / "tictacchess" / "solver_figures.csv")
     assert set(figures["backend"]) == {"cnf", "cpsat"}
+
+
+def test_forced_win_tables_cover_every_role_and_position(tiny_report):
+    forced = pd.read_csv(tiny_report / "tictacchess" / "forced_wins.csv")
+    assert list(forced["role"]) == ["red", "yellow", "blue"]
+    # No game of tictacchess ends before step 7 (a line needs three moves of one role), so
+    # each of the 3 playouts gives a position 1 and 2 steps before its end, for each role.
+    shares = pd.read_csv(tiny_report / "tictacchess" / "endgame_shares.csv")
+    assert list(zip(shares["K"], shares["role"], strict=True)) == [
+        (k, role) for k in (1, 2) for role in ("red", "yellow", "blue")
+    ]
+    assert set(shares["positions"]) == {3}
+    text = (tiny_report / "tictacchess.md").read_text()
+    assert "### Endgame study" in text and "(tictacchess/endgames.png)" in text
 
 
 def test_playout_tables_count_every_playout(tiny_report):
@@ -300,6 +324,24 @@ def test_an_error_mid_way_leaves_the_previous_report_intact(tiny_results, tmp_pa
             build_reports(list(TINY), str(out), mode=QUICK, seed=0, progress=False)
     assert snapshot(out) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["reports"]  # no staging left
+
+
+def test_cubicup_endgame_study_agrees_with_the_playouts():
+    # One step before the end of cubicup only (7 7 7) is empty: the controller fills it,
+    # so a role can force a win from there exactly when the playout's own last move wins.
+    directory = COMMITTED_QUICK / "cubicup"
+    study = pd.read_csv(directory / "endgames.csv")
+    last = study[study["before"] == 1]
+    found = last[last["status"] == "found"].groupby("role").size()
+    playouts = pd.read_csv(directory / "playouts.csv").set_index("seed")
+    outcomes = playouts.loc[sorted(set(last["seed"])), "outcome"].str.split()
+    winners = {
+        role: sum(goals[number] == "100" for goals in outcomes)
+        for number, role in enumerate(("yellow", "red", "green"))
+    }
+    assert {role: int(found.get(role, 0)) for role in winners} == winners
+    assert sum(winners.values()) > 0
+    assert "### Endgame study" in (COMMITTED_QUICK / "cubicup.md").read_text()
 
 
 # -- the committed reports are those of the current code -----------------------------------

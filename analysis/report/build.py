@@ -86,6 +86,9 @@ def write_game(results: GameResults, directory: Path, sources: dict[str, str]) -
         "playouts.csv": results.stats.playouts,
         "branching.csv": tables.branching_counts(results),
         "outcomes.csv": tables.outcome_frequencies(results),
+        "forced_wins.csv": tables.forced_wins(results),
+        "endgames.csv": tables.endgame_rows(results),
+        "endgame_shares.csv": tables.endgame_shares(results),
         "solver_figures.csv": tables.solver_figures(results),
         "encoding.csv": tables.encoding_sizes(results),
         TIMINGS: tables.timings(results),
@@ -99,6 +102,7 @@ def write_game(results: GameResults, directory: Path, sources: dict[str, str]) -
         "lengths.png": plots.length_histogram(name, results.stats.playouts["length"]),
         "branching.png": plots.branching_histogram(name, csv_tables["branching.csv"]),
         "outcomes.png": plots.outcome_bars(name, results.game.roles, csv_tables["outcomes.csv"]),
+        "endgames.png": plots.endgame_shares(name, csv_tables["endgame_shares.csv"]),
         "solver_times.png": plots.solver_times(name, csv_tables["solver_figures.csv"]),
     }
     for file, figure in figures.items():

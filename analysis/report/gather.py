@@ -6,6 +6,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import pandas as pd
+
+from analysis.endgames import endgame_positions, endgame_study
 from analysis.playouts import Playout, PlayoutStats, random_playout, summarise_playouts
 from analysis.report.settings import GameSettings
 from analysis.sudoku_solve import BACKENDS, SudokuAnswer, make_backend, solve
@@ -13,6 +16,7 @@ from analysis.verify import Verification, verify_game
 from models import get_game
 from models.base import Game
 from models.sudoku import INSTANCES, make_game
+from solvers.forced_win import ForcedWin, forced_win
 
 BUILT_IN_INSTANCE_CAP = 2
 """Solutions to look for in the built-in sudoku instance: two decide uniqueness."""
@@ -40,6 +44,10 @@ class GameResults:
     """By backend: always `cnf`; `cpsat` unless the settings skip it."""
     playouts: tuple[Playout, ...]
     stats: PlayoutStats
+    forced_wins: dict[str, ForcedWin]
+    """By role: the forced-win search from the initial state."""
+    endgames: pd.DataFrame
+    """The endgame study: one row per position and role (analysis.endgames)."""
     sudoku: SudokuResults | None
     seconds: dict[str, float]
     """Wall time of each part of the run (machine-dependent)."""
@@ -85,6 +93,31 @@ def gather_game(
         )
         seconds[f"verify ({backend})"] = _since(began)
 
+    began = time.monotonic()
+    forced_wins = {}
+    for role in game.roles:
+        progress(f"forced win of {role}")
+        forced_wins[role] = forced_win(
+            game,
+            role,
+            time_limit=settings.forced_win_time_limit,
+            node_limit=settings.forced_win_nodes,
+        )
+    seconds["forced wins"] = _since(began)
+
+    began = time.monotonic()
+    progress("endgame study")
+    positions = endgame_positions(
+        game, settings.endgame_playouts, settings.endgame_befores, seed=seed
+    )
+    endgames = endgame_study(
+        game,
+        positions,
+        time_limit=settings.endgame_time_limit,
+        node_limit=settings.endgame_nodes,
+    )
+    seconds["endgame study"] = _since(began)
+
     sudoku = None
     if name == "sudoku":
         began = time.monotonic()
@@ -93,7 +126,18 @@ def gather_game(
         seconds["sudoku instances"] = _since(began)
     seconds["total"] = _since(start)
     return GameResults(
-        name, game, mode, seed, settings, verifications, playouts, stats, sudoku, seconds
+        name,
+        game,
+        mode,
+        seed,
+        settings,
+        verifications,
+        playouts,
+        stats,
+        forced_wins,
+        endgames,
+        sudoku,
+        seconds,
     )
 
 

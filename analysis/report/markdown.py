@@ -54,7 +54,7 @@ def game_report(results: GameResults) -> str:
         _heading(results),
         _rules(results.name),
         _verification(results),
-        _forced_wins(),
+        _forced_wins(results),
         _playouts(results),
     ]
     if results.sudoku is not None:
@@ -196,11 +196,37 @@ def _witness(results: GameResults, title: str, answer: Answer, open_: bool = Fal
     ]
 
 
-def _forced_wins() -> str:
-    return (
-        "## Forced wins\n\n"
-        "Not available in this run: the forced-win search (`gamecheck forced-win`) was not "
-        "yet part of gamecheck when this report was made."
+def _forced_wins(results: GameResults) -> str:
+    name, settings = results.name, results.settings
+    study = results.endgames
+    seeds = f"{results.seed}..{results.seed + settings.endgame_playouts - 1}"
+    return "\n".join(
+        [
+            "## Forced wins",
+            "",
+            "Can a role reach goal 100 whatever all the other roles do together? "
+            "(`gamecheck forced-win`: AND/OR search on the move generator; a strategy found "
+            "is replayed against every reply before it is reported.) `none` is proved up to "
+            "the depth given; `unknown` means the budget ran out, with no forced win proved "
+            "up to that depth.",
+            "",
+            f"From the initial state, each role's search stopping after "
+            f"{settings.forced_win_nodes} nodes (or {settings.forced_win_time_limit:.0f} s):",
+            "",
+            markdown_table(tables.forced_wins(results)),
+            "",
+            "### Endgame study",
+            "",
+            f"From the positions K steps before the end of {settings.endgame_playouts} random "
+            f"playouts (seeds {seeds}; a playout shorter than K gives none), can each role force "
+            f"a win within K steps? Each search stops after {settings.endgame_nodes} nodes; the "
+            f"study had {settings.endgame_time_limit:.0f} s in all. {len(study)} searches; one "
+            f"row per position and role: [{name}/endgames.csv]({name}/endgames.csv).",
+            "",
+            markdown_table(tables.endgame_shares(results)),
+            "",
+            f"![forced wins before the end]({name}/endgames.png)",
+        ]
     )
 
 

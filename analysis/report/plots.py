@@ -58,6 +58,21 @@ def outcome_bars(game: str, roles: tuple[str, ...], outcomes: pd.DataFrame) -> F
     return figure
 
 
+def endgame_shares(game: str, shares: pd.DataFrame) -> Figure:
+    """Per role, the share of positions K steps before the end of a random playout from
+    which it can force a win within K steps (`K`, `role`, `share found`)."""
+    figure, axes = _figure(SIZE)
+    for role, rows in shares.groupby("role", sort=False, observed=True):
+        axes.plot(rows["K"], rows["share found"], marker="o", label=role)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_ylim(-0.05, 1.05)
+    axes.set_title(f"{game}: forced wins K steps before the end of random playouts")
+    axes.set_xlabel("K (steps before the end)")
+    axes.set_ylabel("share of positions won by force")
+    axes.legend(title="role")
+    return figure
+
+
 def solver_times(game: str, figures: pd.DataFrame) -> Figure:
     """Seconds per question per backend (`backend`, `question`, `seconds`), as grouped bars."""
     figure, axes = _figure((SIZE[0], 1.5 + 0.35 * figures["question"].nunique()))

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pandas as pd
 
+from analysis.endgames import endgame_summary
 from analysis.report.gather import GameResults, SudokuResults
 from analysis.sudoku_solve import SudokuAnswer
 from analysis.verify import Verification
 from analysis.verify_text import answer_rows, goal_text, value_text
+from solvers.forced_win import Status
 
 
 def verification_table(result: Verification) -> pd.DataFrame:
@@ -76,6 +78,35 @@ def _one_row(summary: pd.Series) -> pd.DataFrame:
         for key, value in summary.items()
     }
     return pd.DataFrame([cells])
+
+
+def forced_wins(results: GameResults) -> pd.DataFrame:
+    """Per role, the forced-win search from the initial state: the answer, the fewest steps
+    of a forced win or the depth up to which none is proved, and the search's size."""
+    rows = [
+        {
+            "role": role,
+            "answer": str(win.status),
+            "fewest steps": win.depth,
+            "proved: none within (steps)": win.searched_depth if win.searched_depth >= 0 else None,
+            "first action": win.first_action,
+            "strategy states": win.strategy_size,
+            "nodes": win.nodes,
+        }
+        for role, win in results.forced_wins.items()
+    ]
+    return pd.DataFrame(rows).astype({"fewest steps": "Int64", "strategy states": "Int64"})
+
+
+def endgame_rows(results: GameResults) -> pd.DataFrame:
+    """The endgame study, one row per position and role, without its times."""
+    return results.endgames.drop(columns=["seconds"])
+
+
+def endgame_shares(results: GameResults) -> pd.DataFrame:
+    """Per K and role: positions, found / none / unknown, and the share found."""
+    summary = endgame_summary(results.endgames).reset_index()
+    return summary.rename(columns={"before": "K", "found_share": "share found"})
 
 
 def solver_figures(results: GameResults) -> pd.DataFrame:
@@ -195,8 +226,19 @@ def summary_table(results: GameResults) -> pd.DataFrame:
         "random playouts": len(results.playouts),
         "mean length": round(float(results.stats.lengths["mean"]), 1),
         "most frequent outcome": f"{common.name} ({common['frequency']:.0%})",
+        "forced win from the start": ", ".join(
+            f"{role} {_forced_text(win)}" for role, win in results.forced_wins.items()
+        ),
     }
     return pd.DataFrame([row])
+
+
+def _forced_text(win) -> str:
+    if win.depth is not None:
+        return f"in {win.depth} steps"
+    if win.status is Status.NONE:
+        return "none"
+    return f"unknown (none within {win.searched_depth})" if win.searched_depth >= 0 else "unknown"
 
 
 def _answer_cell(answer, unit: str) -> str:
