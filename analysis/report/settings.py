@@ -77,6 +77,7 @@ _QUICK_BY_GAME = {
     "cubicup": {"horizon": 20, "forced_win_nodes": 20_000},
     "tictactoe3d": {"horizon": 20},
     "sudoku": {"sudoku_count_cap": 10, "forced_win_nodes": 2000, "endgame_nodes": 2000},
+    "ttcc4": {"verify_time_limit": 120.0},
     "tictacchess": {"cpsat_time_limit": 60.0},
 }
 FULL_SETTINGS = {
