@@ -246,28 +246,31 @@ class Verifier:
 
     # -- the questions -------------------------------------------------------------------
     def longest_game(self) -> Answer:
-        """The most steps any game can last, proved by a depth with no non-terminal state."""
+        """The most steps any game can last, proved by a depth with no non-terminal state.
+        The first such depth comes from the counters where there are some (no state the
+        invariants allow is non-terminal that deep), else from probes at 1, 2, 4, ...;
+        then a binary search below it."""
         self.progress("longest game")
         nonterminal = -self.system.terminal
         if self._find(nonterminal, [0]) is None:
             self.deepest = 0
             return self._longest_ending_by(0)
-        reached, probe = 0, 1
-        while True:
-            probe = min(probe, self.horizon)
-            if probe == reached or self._find(nonterminal, [probe]) is not None:
-                reached = probe
-                if probe == self.horizon:
-                    self.deepest = self.horizon
-                    return Answer(
-                        UNKNOWN,
-                        detail=f"a non-terminal state is reachable at depth "
-                        f"{self.horizon} (the horizon): the game lasts longer or never ends",
-                    )
-                probe *= 2
-                continue
-            break
-        low, high = reached, probe  # non-terminal at low, none at high
+        low, high = 0, self._counted_bound(nonterminal)  # non-terminal at low, none from high
+        if high is not None and high - 1 > low and self._find(nonterminal, [high - 1]):
+            low = high - 1
+        while high is None:
+            probe = min(max(1, 2 * low), self.horizon)
+            if probe == low:
+                self.deepest = self.horizon
+                return Answer(
+                    UNKNOWN,
+                    detail=f"a non-terminal state is reachable at depth {self.horizon} "
+                    "(the horizon): the game lasts longer or never ends",
+                )
+            if self._find(nonterminal, [probe]) is None:
+                high = probe
+            else:
+                low = probe
         while high - low > 1:
             middle = (low + high) // 2
             if self._find(nonterminal, [middle]) is not None:
@@ -276,6 +279,29 @@ class Verifier:
                 high = middle
         self.deepest = high
         return self._longest_ending_by(high)
+
+    def _counted_bound(self, condition: int) -> int | None:
+        """The least depth h <= horizon from which on no state the invariants allow
+        satisfies `condition`, where the counters tell a state's depth; None if there is no
+        counter or the bound would lie beyond the horizon."""
+        if self.states is None or not self.states.invariants.counters:
+            return None
+        if self._possible(condition, self.horizon + 1):
+            return None
+        low, high = 0, self.horizon + 1  # possible from low on, impossible from high on
+        while high - low > 1:
+            middle = (low + high) // 2
+            if self._possible(condition, middle):
+                low = middle
+            else:
+                high = middle
+        return high
+
+    def _possible(self, condition: int, from_depth: int) -> bool:
+        answer = self.states.state_possible(condition, self.deadline, from_depth=from_depth)
+        if answer is None:
+            raise _Timeout
+        return answer
 
     def _longest_ending_by(self, depth: int) -> Answer:
         """No state at `depth` is non-terminal: the longest game is the deepest terminal
@@ -387,12 +413,7 @@ class Verifier:
 
     def _impossible(self, condition: int) -> bool:
         """Whether no state satisfying the invariants satisfies `condition`."""
-        if self.states is None:
-            return False
-        possible = self.states.state_possible(condition, deadline=self.deadline)
-        if possible is None:
-            raise _Timeout
-        return not possible
+        return self.states is not None and not self._possible(condition, 0)
 
     def _find(self, condition: int, depths) -> Line | None:
         result = self.unrolling.find(condition, depths, deadline=self.deadline)

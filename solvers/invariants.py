@@ -39,9 +39,13 @@ from solvers.transition import TransitionSystem
 from solvers.unroll import holds, negate
 from solvers.unroll_cnf import CnfUnrolling
 
-PLAYOUTS = 128
+PLAYOUTS = 1024
+MAX_SAMPLES = 8192
+"""Distinct sampled states that candidates are checked against (a seeded random choice)."""
 MAX_WEIGHT = 12
-MIN_SUPPORT = 0.05
+MIN_EXPECTED = 5.0
+"""A two-literal clause is a candidate only if, were its literals independent, the samples
+would falsify it this many times on average: never seeing it fail then means something."""
 SMALL_RELATION = 48
 """Relations with at most this many fluents are bookkeeping (control, turn, selections)."""
 INDUCTION_DEPTHS = (1, 2, 4)
@@ -99,7 +103,7 @@ def find_invariants(
         key: system.circuit.disj(system.fluent_nodes[i] for i in members)
         for key, members in groups.items()
     }
-    samples = _visited(trajectory, lengths)
+    samples = _distinct_sample(_visited(trajectory, lengths), seed)
     values = _node_values(system, samples)
     candidates = _state_candidates(system, groups, occupied, values)
     options = {} if sat_solver is None else {"sat_solver": sat_solver}
@@ -143,6 +147,15 @@ def _groups(fluents: tuple[Term, ...]) -> dict[tuple, list[int]]:
     return groups
 
 
+def _distinct_sample(states: np.ndarray, seed: int) -> np.ndarray:
+    """At most MAX_SAMPLES distinct states (rows), chosen at random with the seed."""
+    states = np.unique(states, axis=0)
+    if len(states) > MAX_SAMPLES:
+        chosen = np.random.default_rng(seed).choice(len(states), MAX_SAMPLES, replace=False)
+        states = states[np.sort(chosen)]
+    return states
+
+
 def _visited(trajectory: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     steps = np.arange(trajectory.shape[0])[:, None]
     return trajectory[steps <= lengths[None, :]]
@@ -150,11 +163,7 @@ def _visited(trajectory: np.ndarray, lengths: np.ndarray) -> np.ndarray:
 
 def _node_values(system: TransitionSystem, states: np.ndarray) -> np.ndarray:
     """The value of every circuit node (rows) in every sampled state (columns)."""
-    circuit = BatchCircuit(system)
-    values = np.zeros((len(system.circuit.children), len(states)), dtype=bool)
-    values[np.array(system.fluent_nodes)] = states.T
-    circuit.evaluate(values)
-    return values
+    return BatchCircuit(system).node_values(system, states)
 
 
 def _row(values: np.ndarray, literal: int) -> np.ndarray:
@@ -187,9 +196,10 @@ def _state_candidates(system, groups, occupied, values) -> list[StateInvariant]:
 
 def _implications(system, occupied, values) -> list[StateInvariant]:
     """Two-literal clauses no sample contradicts: between occupied groups of one family
-    (`a cube here needs the cubes under it`), and among the fluents and occupied groups of
+    (`a cube here needs the cubes under it`); among the fluents and occupied groups of
     small relations, which hold the bookkeeping of whose turn it is (`xcolumn in control:
-    no column selected yet`)."""
+    no column selected yet`); and exclusions between the other fluents of one relation (`no
+    digit twice in a row`)."""
     families: dict[tuple, list[tuple]] = {}
     for key in occupied:
         families.setdefault(key[:2], []).append(key)
@@ -207,7 +217,15 @@ def _implications(system, occupied, values) -> list[StateInvariant]:
         if _relation(fluent) in small
     ]
     atoms += [(lit, _group_text(key)) for key, lit in occupied.items() if key[0] in small]
-    return found + _binary_clauses(system.circuit, atoms, values)
+    found += _binary_clauses(system.circuit, atoms, values)
+    for relation in sorted(set(sizes) - small):
+        atoms = [
+            (node, term_text(fluent))
+            for node, fluent in zip(system.fluent_nodes, system.fluents, strict=True)
+            if _relation(fluent) == relation
+        ]
+        found += _binary_clauses(system.circuit, atoms, values, (False,), (False,))
+    return found
 
 
 def _relation(fluent: Term) -> str:
@@ -218,20 +236,18 @@ def _binary_clauses(
     circuit, atoms, values, signs_a=(True, False), signs_b=(True, False)
 ) -> list[StateInvariant]:
     """Clauses `a or b` (a and b with the given signs) over pairs of distinct atoms that no
-    sample falsifies, where each literal is false in at least MIN_SUPPORT of the samples
-    (so neither is nearly constant and the clause was really put to the test)."""
+    sample falsifies, though independent literals would falsify it MIN_EXPECTED times."""
     if len(atoms) < 2:
         return []
     rows = np.array([_row(values, literal) for literal, _ in atoms], dtype=np.float32)
-    samples = rows.shape[1]
     found = []
     for positive_a, positive_b in itertools.product(signs_a, signs_b):
         false_a = 1 - rows if positive_a else rows
         false_b = 1 - rows if positive_b else rows
         both_false = false_a @ false_b.T
         support_a, support_b = false_a.sum(axis=1), false_b.sum(axis=1)
-        keep = (both_false == 0) & (support_a[:, None] >= MIN_SUPPORT * samples)
-        keep &= support_b[None, :] >= MIN_SUPPORT * samples
+        expected = support_a[:, None] * support_b[None, :] / rows.shape[1]
+        keep = (both_false == 0) & (expected >= MIN_EXPECTED)
         for a, b in zip(*np.nonzero(keep), strict=True):
             if a == b or (positive_a == positive_b and a > b):
                 continue
