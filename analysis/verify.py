@@ -20,7 +20,8 @@ from analysis.replay import ReplayError, replay_line
 from models.base import Game
 from solvers.circuit import Circuit
 from solvers.gdl.grounder import ground
-from solvers.invariants import Invariants, find_invariants
+from solvers.invariants import PLAYOUTS, Invariants, find_invariants
+from solvers.sampling import Playouts, random_playouts
 from solvers.transition import TransitionSystem
 from solvers.unroll import TIMEOUT, Line, Unrolling
 from solvers.unroll_cnf import CnfUnrolling
@@ -138,10 +139,12 @@ def verify_game(
     sheet = load_rule_sheet(spec)
     system = ground(sheet.rules, sheet.name)
     size = system.size()
+    progress("random playouts")
+    playouts = random_playouts(system, PLAYOUTS, max_steps=horizon)
     found = Invariants()
     if invariants:
         progress("invariants")
-        found = find_invariants(system, sat_solver=sat_solver)
+        found = find_invariants(system, playouts=playouts, sat_solver=sat_solver)
     unrolling = make_unrolling(system, backend, sat_solver=sat_solver, record=bool(dimacs))
     unrolling.use_invariants(found)
     states = None
@@ -155,6 +158,7 @@ def verify_game(
         deadline=deadline,
         progress=progress,
         states=states,
+        playouts=playouts,
     )
     result = verifier.run()
     result.seconds = time.monotonic() - start
@@ -203,9 +207,13 @@ class Verifier:
         deadline: float | None = None,
         progress: Callable[[str], None] = lambda _: None,
         states: Unrolling | None = None,
+        playouts: Playouts | None = None,
     ):
         self.unrolling = unrolling
         self.states = states
+        self.playouts = playouts
+        """Random playouts: a line one of them plays answers a question that asks for a
+        line without a solver (it is replayed like any other)."""
         """A free-start unrolling under the proved invariants: a condition no state there
         satisfies holds in no reachable state, which settles a question without search."""
         self.system: TransitionSystem = unrolling.system
@@ -416,6 +424,10 @@ class Verifier:
         return self.states is not None and not self._possible(condition, 0)
 
     def _find(self, condition: int, depths) -> Line | None:
+        if self.playouts is not None:
+            line = self.playouts.find(self.system, condition, depths)
+            if line is not None:
+                return line
         result = self.unrolling.find(condition, depths, deadline=self.deadline)
         if result == TIMEOUT:
             raise _Timeout
