@@ -20,7 +20,8 @@ from analysis.replay import ReplayError, replay_line
 from models.base import Game
 from solvers.circuit import Circuit
 from solvers.gdl.grounder import ground
-from solvers.invariants import Invariants, find_invariants
+from solvers.invariants import PLAYOUTS, Invariants, find_invariants
+from solvers.sampling import Playouts, random_playouts
 from solvers.transition import TransitionSystem
 from solvers.unroll import TIMEOUT, Line, Unrolling
 from solvers.unroll_cnf import CnfUnrolling
@@ -138,10 +139,12 @@ def verify_game(
     sheet = load_rule_sheet(spec)
     system = ground(sheet.rules, sheet.name)
     size = system.size()
+    progress("random playouts")
+    playouts = random_playouts(system, PLAYOUTS, max_steps=horizon)
     found = Invariants()
     if invariants:
         progress("invariants")
-        found = find_invariants(system, sat_solver=sat_solver)
+        found = find_invariants(system, playouts=playouts, sat_solver=sat_solver)
     unrolling = make_unrolling(system, backend, sat_solver=sat_solver, record=bool(dimacs))
     unrolling.use_invariants(found)
     states = None
@@ -155,6 +158,7 @@ def verify_game(
         deadline=deadline,
         progress=progress,
         states=states,
+        playouts=playouts,
     )
     result = verifier.run()
     result.seconds = time.monotonic() - start
@@ -203,9 +207,13 @@ class Verifier:
         deadline: float | None = None,
         progress: Callable[[str], None] = lambda _: None,
         states: Unrolling | None = None,
+        playouts: Playouts | None = None,
     ):
         self.unrolling = unrolling
         self.states = states
+        self.playouts = playouts
+        """Random playouts: a line one of them plays answers a question that asks for a
+        line without a solver (it is replayed like any other)."""
         """A free-start unrolling under the proved invariants: a condition no state there
         satisfies holds in no reachable state, which settles a question without search."""
         self.system: TransitionSystem = unrolling.system
@@ -246,28 +254,31 @@ class Verifier:
 
     # -- the questions -------------------------------------------------------------------
     def longest_game(self) -> Answer:
-        """The most steps any game can last, proved by a depth with no non-terminal state."""
+        """The most steps any game can last, proved by a depth with no non-terminal state.
+        The first such depth comes from the counters where there are some (no state the
+        invariants allow is non-terminal that deep), else from probes at 1, 2, 4, ...;
+        then a binary search below it."""
         self.progress("longest game")
         nonterminal = -self.system.terminal
         if self._find(nonterminal, [0]) is None:
             self.deepest = 0
             return self._longest_ending_by(0)
-        reached, probe = 0, 1
-        while True:
-            probe = min(probe, self.horizon)
-            if probe == reached or self._find(nonterminal, [probe]) is not None:
-                reached = probe
-                if probe == self.horizon:
-                    self.deepest = self.horizon
-                    return Answer(
-                        UNKNOWN,
-                        detail=f"a non-terminal state is reachable at depth "
-                        f"{self.horizon} (the horizon): the game lasts longer or never ends",
-                    )
-                probe *= 2
-                continue
-            break
-        low, high = reached, probe  # non-terminal at low, none at high
+        low, high = 0, self._counted_bound(nonterminal)  # non-terminal at low, none from high
+        if high is not None and high - 1 > low and self._find(nonterminal, [high - 1]):
+            low = high - 1
+        while high is None:
+            probe = min(max(1, 2 * low), self.horizon)
+            if probe == low:
+                self.deepest = self.horizon
+                return Answer(
+                    UNKNOWN,
+                    detail=f"a non-terminal state is reachable at depth {self.horizon} "
+                    "(the horizon): the game lasts longer or never ends",
+                )
+            if self._find(nonterminal, [probe]) is None:
+                high = probe
+            else:
+                low = probe
         while high - low > 1:
             middle = (low + high) // 2
             if self._find(nonterminal, [middle]) is not None:
@@ -276,6 +287,29 @@ class Verifier:
                 high = middle
         self.deepest = high
         return self._longest_ending_by(high)
+
+    def _counted_bound(self, condition: int) -> int | None:
+        """The least depth h <= horizon from which on no state the invariants allow
+        satisfies `condition`, where the counters tell a state's depth; None if there is no
+        counter or the bound would lie beyond the horizon."""
+        if self.states is None or not self.states.invariants.counters:
+            return None
+        if self._possible(condition, self.horizon + 1):
+            return None
+        low, high = 0, self.horizon + 1  # possible from low on, impossible from high on
+        while high - low > 1:
+            middle = (low + high) // 2
+            if self._possible(condition, middle):
+                low = middle
+            else:
+                high = middle
+        return high
+
+    def _possible(self, condition: int, from_depth: int) -> bool:
+        answer = self.states.state_possible(condition, self.deadline, from_depth=from_depth)
+        if answer is None:
+            raise _Timeout
+        return answer
 
     def _longest_ending_by(self, depth: int) -> Answer:
         """No state at `depth` is non-terminal: the longest game is the deepest terminal
@@ -387,14 +421,13 @@ class Verifier:
 
     def _impossible(self, condition: int) -> bool:
         """Whether no state satisfying the invariants satisfies `condition`."""
-        if self.states is None:
-            return False
-        possible = self.states.state_possible(condition, deadline=self.deadline)
-        if possible is None:
-            raise _Timeout
-        return not possible
+        return self.states is not None and not self._possible(condition, 0)
 
     def _find(self, condition: int, depths) -> Line | None:
+        if self.playouts is not None:
+            line = self.playouts.find(self.system, condition, depths)
+            if line is not None:
+                return line
         result = self.unrolling.find(condition, depths, deadline=self.deadline)
         if result == TIMEOUT:
             raise _Timeout

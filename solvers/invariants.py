@@ -34,18 +34,30 @@ import numpy as np
 
 from models.terms import Term, term_text
 from solvers.circuit import value
-from solvers.sampling import BatchCircuit, random_playouts
+from solvers.sampling import BatchCircuit, Playouts, random_playouts
 from solvers.transition import TransitionSystem
 from solvers.unroll import holds, negate
 from solvers.unroll_cnf import CnfUnrolling
 
-PLAYOUTS = 128
+PLAYOUTS = 1024
+MAX_STEPS = 1000
+MAX_SAMPLES = 8192
+"""Distinct sampled states that candidates are checked against (a seeded random choice)."""
+COUNTER_PLAYOUTS = 64
+"""Playouts whose steps suggest counters (plenty: a counter must fit every step exactly)."""
 MAX_WEIGHT = 12
-MIN_SUPPORT = 0.05
+MIN_EXPECTED = 5.0
+"""A two-literal clause is a candidate only if, were its literals independent, the samples
+would falsify it this many times on average: never seeing it fail then means something."""
 SMALL_RELATION = 48
+MAX_LABELS = 10
+"""Up to this many numbers in one argument are labels (digits 1-9); more are quantities."""
 """Relations with at most this many fluents are bookkeeping (control, turn, selections)."""
 INDUCTION_DEPTHS = (1, 2, 4)
 """Counters are proved by k-induction for these k, the smallest first."""
+EXCLUSION_SECONDS = 20.0
+"""Time for proving exclusions between the fluents of large relations; if it runs out,
+they are left out (what is proved stands without them)."""
 
 
 @dataclass(frozen=True)
@@ -89,27 +101,39 @@ class _Feature:
 
 
 def find_invariants(
-    system: TransitionSystem, *, seed: int = 0, max_steps: int = 1000, sat_solver: str | None = None
+    system: TransitionSystem,
+    *,
+    playouts: Playouts | None = None,
+    seed: int = 0,
+    sat_solver: str | None = None,
 ) -> Invariants:
-    """Proved state invariants and counters of the system."""
+    """Proved state invariants and counters of the system, guessed from `playouts`
+    (PLAYOUTS seeded random playouts if none are given)."""
     start = time.monotonic()
-    trajectory, lengths = random_playouts(system, PLAYOUTS, max_steps=max_steps, seed=seed)
+    if playouts is None:
+        playouts = random_playouts(system, PLAYOUTS, max_steps=MAX_STEPS, seed=seed)
+    trajectory, lengths = playouts.states, playouts.lengths
     groups = _groups(system.fluents)
     occupied = {
         key: system.circuit.disj(system.fluent_nodes[i] for i in members)
         for key, members in groups.items()
     }
-    samples = _visited(trajectory, lengths)
+    samples = _distinct_sample(playouts.visited(), seed)
     values = _node_values(system, samples)
     candidates = _state_candidates(system, groups, occupied, values)
+    exclusions = _exclusions(system, values)
     options = {} if sat_solver is None else {"sat_solver": sat_solver}
     prover = _Induction(system, options)
     state = prover.houdini(candidates)
+    deadline = time.monotonic() + EXCLUSION_SECONDS
+    state += prover.houdini(exclusions, proved=state, deadline=deadline) or []
     features = _features(system, groups, occupied)
     counters = next(
         (
             [counter]
-            for counter in _counter_candidates(system, features, trajectory, lengths)
+            for counter in _counter_candidates(
+                system, features, trajectory[:, :COUNTER_PLAYOUTS], lengths[:COUNTER_PLAYOUTS]
+            )
             if prover.counts_steps(counter, state)
         ),
         [],
@@ -119,7 +143,7 @@ def find_invariants(
         state,
         counters,
         {
-            "candidates": len(candidates),
+            "candidates": len(candidates) + len(exclusions),
             "state_invariants": len(state),
             "counters": len(counters),
             "samples": len(samples),
@@ -143,18 +167,20 @@ def _groups(fluents: tuple[Term, ...]) -> dict[tuple, list[int]]:
     return groups
 
 
-def _visited(trajectory: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    steps = np.arange(trajectory.shape[0])[:, None]
-    return trajectory[steps <= lengths[None, :]]
+def _distinct_sample(states: np.ndarray, seed: int) -> np.ndarray:
+    """At most MAX_SAMPLES distinct states (rows), chosen at random with the seed."""
+    packed = np.packbits(states, axis=1)
+    _, first = np.unique(packed.view(f"V{packed.shape[1]}").ravel(), return_index=True)
+    states = states[np.sort(first)]
+    if len(states) > MAX_SAMPLES:
+        chosen = np.random.default_rng(seed).choice(len(states), MAX_SAMPLES, replace=False)
+        states = states[np.sort(chosen)]
+    return states
 
 
 def _node_values(system: TransitionSystem, states: np.ndarray) -> np.ndarray:
     """The value of every circuit node (rows) in every sampled state (columns)."""
-    circuit = BatchCircuit(system)
-    values = np.zeros((len(system.circuit.children), len(states)), dtype=bool)
-    values[np.array(system.fluent_nodes)] = states.T
-    circuit.evaluate(values)
-    return values
+    return BatchCircuit(system).node_values(system, states)
 
 
 def _row(values: np.ndarray, literal: int) -> np.ndarray:
@@ -197,10 +223,7 @@ def _implications(system, occupied, values) -> list[StateInvariant]:
     for keys in families.values():
         atoms = [(occupied[key], _group_text(key)) for key in keys]
         found += _binary_clauses(system.circuit, atoms, values, (False,), (True,))
-    sizes: dict[str, int] = {}
-    for fluent in system.fluents:
-        sizes[_relation(fluent)] = sizes.get(_relation(fluent), 0) + 1
-    small = {relation for relation, size in sizes.items() if size <= SMALL_RELATION}
+    small = _small_relations(system.fluents)
     atoms = [
         (node, term_text(fluent))
         for node, fluent in zip(system.fluent_nodes, system.fluents, strict=True)
@@ -208,6 +231,41 @@ def _implications(system, occupied, values) -> list[StateInvariant]:
     ]
     atoms += [(lit, _group_text(key)) for key, lit in occupied.items() if key[0] in small]
     return found + _binary_clauses(system.circuit, atoms, values)
+
+
+def _exclusions(system, values) -> list[StateInvariant]:
+    """Pairs of fluents of one large relation that never hold together (`no digit twice in
+    a row`). Relations that count (an argument takes more than MAX_LABELS numbers, like
+    cube counts or steps) are left out: their exclusions say how far play has gone."""
+    small = _small_relations(system.fluents)
+    by_relation: dict[str, list[tuple[int, str]]] = {}
+    for node, fluent in zip(system.fluent_nodes, system.fluents, strict=True):
+        if _relation(fluent) not in small:
+            by_relation.setdefault(_relation(fluent), []).append((node, fluent))
+    found = []
+    for _, members in sorted(by_relation.items()):
+        if _counts_something([fluent for _, fluent in members]):
+            continue
+        atoms = [(node, term_text(fluent)) for node, fluent in members]
+        found += _binary_clauses(system.circuit, atoms, values, (False,), (False,))
+    return found
+
+
+def _small_relations(fluents) -> set[str]:
+    sizes: dict[str, int] = {}
+    for fluent in fluents:
+        sizes[_relation(fluent)] = sizes.get(_relation(fluent), 0) + 1
+    return {relation for relation, size in sizes.items() if size <= SMALL_RELATION}
+
+
+def _counts_something(fluents) -> bool:
+    """Whether some argument position takes more than MAX_LABELS distinct numbers."""
+    numbers: dict[int, set[str]] = {}
+    for fluent in fluents:
+        for position, arg in enumerate(fluent[1:] if isinstance(fluent, tuple) else ()):
+            if isinstance(arg, str) and arg.isdigit():
+                numbers.setdefault(position, set()).add(arg)
+    return any(len(found) > MAX_LABELS for found in numbers.values())
 
 
 def _relation(fluent: Term) -> str:
@@ -218,20 +276,18 @@ def _binary_clauses(
     circuit, atoms, values, signs_a=(True, False), signs_b=(True, False)
 ) -> list[StateInvariant]:
     """Clauses `a or b` (a and b with the given signs) over pairs of distinct atoms that no
-    sample falsifies, where each literal is false in at least MIN_SUPPORT of the samples
-    (so neither is nearly constant and the clause was really put to the test)."""
+    sample falsifies, though independent literals would falsify it MIN_EXPECTED times."""
     if len(atoms) < 2:
         return []
     rows = np.array([_row(values, literal) for literal, _ in atoms], dtype=np.float32)
-    samples = rows.shape[1]
     found = []
     for positive_a, positive_b in itertools.product(signs_a, signs_b):
         false_a = 1 - rows if positive_a else rows
         false_b = 1 - rows if positive_b else rows
         both_false = false_a @ false_b.T
         support_a, support_b = false_a.sum(axis=1), false_b.sum(axis=1)
-        keep = (both_false == 0) & (support_a[:, None] >= MIN_SUPPORT * samples)
-        keep &= support_b[None, :] >= MIN_SUPPORT * samples
+        expected = support_a[:, None] * support_b[None, :] / rows.shape[1]
+        keep = (both_false == 0) & (expected >= MIN_EXPECTED)
         for a, b in zip(*np.nonzero(keep), strict=True):
             if a == b or (positive_a == positive_b and a > b):
                 continue
@@ -320,9 +376,10 @@ def _counter_candidates(system, features, trajectory, lengths) -> list[Counter]:
         if deltas[j][0] in (1, -1) and (deltas[j] == deltas[j][0]).all()
     ]
     if not combinations:
-        moving = [j for j in range(len(features)) if deltas[j].any()]
+        distinct = np.unique(np.array(deltas).T, axis=0).T  # the ways steps change features
+        moving = [j for j in range(len(features)) if distinct[j].any()]
         for j, k in itertools.combinations(moving, 2):
-            weights = _pair_weights(deltas[j], deltas[k])
+            weights = _pair_weights(distinct[j], distinct[k])
             if weights:
                 combinations.append(((weights[0], j), (weights[1], k)))
     counters = []
@@ -342,17 +399,23 @@ def _counter_candidates(system, features, trajectory, lengths) -> list[Counter]:
 
 
 def _pair_weights(a: np.ndarray, b: np.ndarray) -> tuple[int, int] | None:
-    """Small integers (x, y) with x*a + y*b == 1 on every sample, if there are any."""
-    matrix = np.stack([a, b], axis=1).astype(float)
-    solution, *_ = np.linalg.lstsq(matrix, np.ones(len(a)), rcond=None)
-    fractions = [Fraction(value).limit_denominator(MAX_WEIGHT) for value in solution]
-    scale = 1
-    for fraction in fractions:
-        scale = scale * fraction.denominator // np.gcd(scale, fraction.denominator)
-    if scale != 1:
+    """Small nonzero integers (x, y) with x*a + y*b == 1 in every position, if any: solved
+    exactly on two independent positions, then checked on all."""
+    nonzero = np.flatnonzero(a | b)
+    if not len(nonzero):
         return None
-    x, y = (int(f) for f in fractions)
-    if not (x and y) or max(abs(x), abs(y)) > MAX_WEIGHT or ((x * a + y * b) != 1).any():
+    a1, b1 = int(a[nonzero[0]]), int(b[nonzero[0]])
+    determinants = a1 * b - a * b1
+    independent = np.flatnonzero(determinants)
+    if not len(independent):
+        return None
+    a2, b2 = int(a[independent[0]]), int(b[independent[0]])
+    determinant = a1 * b2 - a2 * b1
+    x, y = Fraction(b2 - b1, determinant), Fraction(a1 - a2, determinant)
+    if x.denominator != 1 or y.denominator != 1 or not (x and y):
+        return None
+    x, y = int(x), int(y)
+    if max(abs(x), abs(y)) > MAX_WEIGHT or ((x * a + y * b) != 1).any():
         return None
     return x, y
 
@@ -369,11 +432,20 @@ class _Induction:
     def close(self) -> None:
         self.unrolling.close()
 
-    def houdini(self, candidates: list[StateInvariant]) -> list[StateInvariant]:
-        """The largest subset of candidates that holds initially and is inductive."""
+    def houdini(
+        self,
+        candidates: list[StateInvariant],
+        *,
+        proved: Iterable[StateInvariant] = (),
+        deadline: float | None = None,
+    ) -> list[StateInvariant] | None:
+        """The largest subset of candidates that holds initially and is inductive (with
+        the `proved` invariants assumed before and after the step); None if the deadline
+        passed first."""
         initial = self.system.evaluate(self.system.initial)
         active = [c for c in candidates if value(initial, c.literal)]
         unrolling = self.unrolling
+        known = [unrolling.literal(p.literal, t) for p in proved for t in (0, 1)]
         switches = {}
         for candidate in active:
             switch = unrolling.new_variable()
@@ -383,8 +455,11 @@ class _Induction:
             broken = unrolling.new_variable()
             after = {c: unrolling.literal(c.literal, 1) for c in active}
             unrolling.add_clause([-broken, *(negate(lit) for lit in after.values())])
-            model = unrolling.satisfiable([self.step, broken, *(switches[c] for c in active)])
+            assumptions = [self.step, broken, *known, *(switches[c] for c in active)]
+            model = unrolling.satisfiable(assumptions, deadline=deadline)
             unrolling.add_clause([-broken])
+            if model is None:
+                return None
             if model is False:
                 break
             active = [c for c in active if holds(after[c], model)]

@@ -221,12 +221,22 @@ class Unrolling(ABC):
                 terms = [(w, self.literal(lit, t)) for w, lit in counter.terms]
                 self.add_linear(terms, counter.start + t, counter.start + t, condition=alive)
 
-    def state_possible(self, condition: int, *, deadline: float | None = None) -> bool | None:
+    def state_possible(
+        self, condition: int, deadline: float | None = None, *, from_depth: int = 0
+    ) -> bool | None:
         """With a free start: whether some state that satisfies the invariants satisfies
-        `condition`. False proves that no reachable state does; None means the deadline
-        passed."""
+        `condition` (and, from_depth > 0, is at least that deep by the counters). False
+        proves that no reachable state does; None means the deadline passed."""
         self._constrain_layers(0)
-        model = self.satisfiable([self.literal(condition, 0)], deadline=deadline)
+        assumptions = [self.literal(condition, 0)]
+        if from_depth > 0:
+            switch = self.new_variable()
+            for counter in self.invariants.counters:
+                terms = [(w, self.literal(lit, 0)) for w, lit in counter.terms]
+                most = sum(abs(w) for w, _ in terms) + abs(counter.start)
+                self.add_linear(terms, counter.start + from_depth, most, condition=switch)
+            assumptions.append(switch)
+        model = self.satisfiable(assumptions, deadline=deadline)
         return None if model is None else model is not False
 
     def satisfiable(self, literals: Sequence[Lit], *, deadline: float | None = None):

@@ -110,3 +110,20 @@ def test_counters_are_found(name, start):
 
 def test_holds_reads_negative_literals():
     assert holds(3, {3}) and not holds(-3, {3}) and holds(-4, {3}) and holds(True, set())
+
+
+def test_playout_lines_replay_to_the_state_they_claim():
+    from analysis.replay import replay_line
+    from solvers.sampling import random_playouts
+
+    sheet = GdlGame.from_file("tests/data/gdl/tictactoe.kif")
+    system = ground(sheet.rules, "tictactoe")
+    playouts = random_playouts(system, 64, max_steps=20, seed=4)
+    # Every playout ends within 9 steps, terminal: a line of x or o, or a full board.
+    assert playouts.lengths.max() <= 9
+    line = playouts.find(system, system.terminal, range(0, 10))
+    assert line is not None and 5 <= line.depth <= 9
+    texts = [[system.action_text(r, a) for r, a in enumerate(joint)] for joint in line.steps]
+    last = replay_line(sheet, texts).states[-1]
+    assert sheet.is_terminal(last)
+    assert playouts.find(system, system.terminal, range(0, 5)) is None
