@@ -30,6 +30,10 @@ from solvers.unroll_cpsat import CpSatUnrolling
 PROVED, REFUTED, FOUND, NONE, UNKNOWN = "proved", "refuted", "found", "none", "unknown"
 WIN = 100
 BACKENDS = ("cnf", "cpsat")
+INDUCTION_DEPTHS = (1, 2, 4)
+"""A search for a state tries k-induction with these k, each once lines of play of k steps
+are searched; it settles "no such state" without unrolling to the end of the game."""
+INDUCTION_SECONDS = 20.0
 
 
 @dataclass(frozen=True)
@@ -445,7 +449,7 @@ class Verifier:
         if self._impossible(condition):
             return None
         stop, low, width = self._depths().stop, lower, 1
-        best = None
+        best, untried = None, list(INDUCTION_DEPTHS)
         while best is None:
             if low >= stop:
                 return None
@@ -453,6 +457,8 @@ class Verifier:
             best = self._find(condition, range(low, high))
             if best is None:
                 low, width = high, 2 * width
+                if self._inductive(condition, low, untried):
+                    return None
         while low < best.depth:  # proved: no such state at a depth below `low`
             middle = (low + best.depth) // 2
             shorter = self._find(condition, range(low, middle + 1))
@@ -461,6 +467,18 @@ class Verifier:
             else:
                 best = shorter
         return best
+
+    def _inductive(self, condition: int, searched: int, untried: list[int]) -> bool:
+        """Whether k-induction proves that no reachable state satisfies `condition`, for
+        the k of `untried` (taken out once tried) that the lines of play searched so far,
+        all shorter than `searched` steps, cover."""
+        while self.states is not None and untried and untried[0] <= searched:
+            k = untried.pop(0)
+            budget = time.monotonic() + INDUCTION_SECONDS
+            deadline = budget if self.deadline is None else min(self.deadline, budget)
+            if self.states.inductive(condition, k, deadline):
+                return True
+        return False
 
     def _complete(self) -> bool:
         return self.deepest is not None and self.deepest < self.horizon

@@ -239,6 +239,16 @@ class Unrolling(ABC):
         model = self.satisfiable(assumptions, deadline=deadline)
         return None if model is None else model is not False
 
+    def inductive(self, condition: int, k: int, deadline: float | None = None) -> bool | None:
+        """With a free start: whether no line of k steps through states (satisfying the
+        invariants) that do not satisfy `condition` reaches one that does. True, together
+        with no such state reachable in fewer than k steps, proves that no reachable state
+        satisfies it (k-induction); None means the deadline passed."""
+        path = [negate(self.literal(condition, t)) for t in range(k)]
+        assumptions = [self.alive(k), self.literal(condition, k), *path]
+        model = self.satisfiable(assumptions, deadline=deadline)
+        return None if model is None else model is False
+
     def satisfiable(self, literals: Sequence[Lit], *, deadline: float | None = None):
         """A model (its set of true variables, maybe empty) in which all `literals` hold,
         False if there is none, None if the deadline passed first: compare with `is`."""

@@ -127,3 +127,44 @@ def test_playout_lines_replay_to_the_state_they_claim():
     last = replay_line(sheet, texts).states[-1]
     assert sheet.is_terminal(last)
     assert playouts.find(system, system.terminal, range(0, 5)) is None
+
+
+@pytest.mark.parametrize("backend", ["cnf", "cpsat"])
+def test_induction_proves_only_what_enumeration_confirms(backend):
+    # Tic-tac-toe's reachable states, enumerated: a condition that k-induction (with the
+    # proved invariants) declares unreachable must hold in none of them; a cell holding two
+    # marks at once is unreachable and 1-inductive, so some proof must succeed.
+    sheet = GdlGame.from_file("tests/data/gdl/tictactoe.kif")
+    system = ground(sheet.rules, "tictactoe")
+    states = make_unrolling(system, backend, free_start=True)
+    states.use_invariants(find_invariants(system))
+    reachable, layer = set(), {sheet.initial_state()}
+    while layer:
+        reachable |= layer
+        layer = {
+            sheet.next(state, joint)
+            for state in layer
+            if not sheet.is_terminal(state)
+            for joint in sheet.joint_actions(state)
+        }
+    index = {term_text(f): i for i, f in enumerate(system.fluents)}
+    node = {text: system.fluent_nodes[i] for text, i in index.items()}
+    circuit = system.circuit
+    conditions = {
+        "x and o in one cell": circuit.conj([node["(cell 2 2 x)"], node["(cell 2 2 o)"]]),
+        "x in the corner": node["(cell 1 1 x)"],
+        "x's row and o's row": circuit.conj(
+            [node[f"(cell {i} 1 x)"] for i in (1, 2, 3)]
+            + [node[f"(cell {i} 3 o)"] for i in (1, 2, 3)]
+        ),
+    }
+    values = [system.evaluate({index[term_text(f)] for f in state}) for state in reachable]
+    proved = set()
+    for name, condition in conditions.items():
+        occurs = any(value(v, condition) for v in values)
+        for k in (1, 2, 4):
+            if states.inductive(condition, k):
+                assert not occurs, (name, k)
+                proved.add(name)
+    assert "x and o in one cell" in proved
+    assert "x in the corner" not in proved
