@@ -50,14 +50,14 @@ def _beyond_longest(game: str) -> int:
 _FULL = GameSettings(
     playouts=10_000,
     horizon=0,  # set per game: _beyond_longest
-    verify_time_limit=900.0,
-    cpsat_time_limit=900.0,
-    forced_win_nodes=2_000_000,
-    forced_win_time_limit=300.0,
+    verify_time_limit=600.0,
+    cpsat_time_limit=300.0,
+    forced_win_nodes=1_000_000,
+    forced_win_time_limit=120.0,
     endgame_playouts=200,
     endgame_befores=(1, 2, 3, 4, 5, 6, 8, 10, 12),
     endgame_nodes=200_000,
-    endgame_time_limit=900.0,
+    endgame_time_limit=300.0,
 )
 _QUICK = {
     "playouts": 500,
@@ -74,8 +74,7 @@ _QUICK = {
 # cubicup and about ten thousand on the others.
 _FULL_BY_GAME = {"sudoku": {"forced_win_nodes": 50_000, "sudoku_count_cap": 1000}}
 _QUICK_BY_GAME = {
-    "cubicup": {"horizon": 20, "forced_win_nodes": 20_000},
-    "tictactoe3d": {"horizon": 20},
+    "cubicup": {"forced_win_nodes": 20_000},
     "sudoku": {"sudoku_count_cap": 10, "forced_win_nodes": 2000, "endgame_nodes": 2000},
     "ttcc4": {"verify_time_limit": 120.0},
     "tictacchess": {"cpsat_time_limit": 60.0},
