@@ -1,0 +1,91 @@
+"""Verify speed: seconds per question of `gamecheck verify`, per game and backend, and the
+size of each encoding per unrolled step.
+
+    /work/venv/bin/python bench/verify.py [--backend cnf|cpsat ...] [--time-limit S] [GAME ...]
+
+For each game and backend: all answers of verify to the game's full length (horizon one
+past the rules' step bound) under a time limit for the whole run, each answer's status and
+time; and the variables and clauses (CNF) or constraints (CP-SAT) that one more step of
+unrolling adds, without invariants. Prints a table and one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from analysis.loading import load_rule_sheet  # noqa: E402
+from analysis.verify import BACKENDS, make_unrolling, verify_game  # noqa: E402
+from models import builtin_names, get_game  # noqa: E402
+from solvers.gdl.grounder import ground  # noqa: E402
+
+QUESTIONS = ("longest_game", "shortest_game", "playability", "goal_definedness", "outcomes")
+SIZE_STEPS = 10
+
+
+def size_per_step(name: str, backend: str) -> dict[str, float]:
+    """What one step of unrolling adds to the encoding, averaged over steps 1..10."""
+    system = ground(load_rule_sheet(name).rules, name)
+    unrolling = make_unrolling(system, backend)
+    unrolling.alive(1)
+    before = unrolling.size()
+    unrolling.alive(1 + SIZE_STEPS)
+    after = unrolling.size()
+    return {key: round((after[key] - before[key]) / SIZE_STEPS) for key in after}
+
+
+def measure(name: str, backend: str, time_limit: float) -> dict:
+    start = time.perf_counter()
+    result = verify_game(
+        name, backend=backend, horizon=get_game(name).step_bound + 1, time_limit=time_limit
+    ).to_json()
+    answers = {q: result[q] for q in QUESTIONS} | {
+        f"earliest_win {role}": answer for role, answer in result["earliest_win"].items()
+    }
+    return {
+        "game": name,
+        "backend": backend,
+        "seconds": round(time.perf_counter() - start, 2),
+        "complete": result["complete"],
+        "answers": {
+            question: {"status": a["status"], "value": a.get("value"), "seconds": a["seconds"]}
+            for question, a in answers.items()
+        },
+        "size_per_step": size_per_step(name, backend),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="*", metavar="GAME", help="default: every built-in game")
+    parser.add_argument("--backend", action="append", choices=BACKENDS, help="default: both")
+    parser.add_argument("--time-limit", type=float, default=600.0, help="per run (default 600)")
+    args = parser.parse_args()
+    rows = [
+        measure(name, backend, args.time_limit)
+        for name in args.games or builtin_names()
+        for backend in args.backend or BACKENDS
+    ]
+    print(f"{'game':12} {'backend':7} {'question':26} {'status':8} {'value':>8} {'seconds':>8}")
+    for row in rows:
+        for question, answer in row["answers"].items():
+            value = answer["value"] if isinstance(answer["value"], int) else ""
+            print(
+                f"{row['game']:12} {row['backend']:7} {question:26} {answer['status']:8} "
+                f"{value!s:>8} {answer['seconds']:8.2f}"
+            )
+        size = ", ".join(f"{n} {key}" for key, n in row["size_per_step"].items())
+        print(
+            f"{row['game']:12} {row['backend']:7} {'all':26} {'':8} {'':>8} {row['seconds']:8.2f}"
+        )
+        print(f"{'':12} {'':7} per step: {size}")
+    print(json.dumps({"benchmark": "verify", "time_limit": args.time_limit, "runs": rows}))
+
+
+if __name__ == "__main__":
+    main()
