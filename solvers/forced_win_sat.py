@@ -35,6 +35,7 @@ from solvers.circuit import TRUE
 from solvers.forced_win import ForcedWin, Status, depth_bound, first_action
 from solvers.strategy_check import check_strategy
 from solvers.transition import TransitionSystem
+from solvers.unroll import conjuncts
 
 Lit = int | bool
 """A solver literal (negative for negation) or a constant."""
@@ -76,17 +77,9 @@ class _Clauses:
         self.solver.add_clause(kept)
 
     def conj(self, literals: Sequence[Lit]) -> Lit:
-        kept: set[int] = set()
-        for literal in literals:
-            if literal is False or (literal is not True and -literal in kept):
-                return False
-            if literal is not True:
-                kept.add(literal)
-        if not kept:
-            return True
-        if len(kept) == 1:
-            return kept.pop()
-        key = tuple(sorted(kept))
+        key = conjuncts(literals)
+        if isinstance(key, bool) or len(key) == 1:
+            return key if isinstance(key, bool) else key[0]
         gate = self._ands.get(key)
         if gate is None:
             gate = self._ands[key] = self.variable()

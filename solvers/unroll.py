@@ -157,17 +157,9 @@ class Unrolling(ABC):
 
     def conjunction(self, literals: Iterable[Lit]) -> Lit:
         """A literal equal to the AND of `literals`, with constants folded."""
-        kept: set[int] = set()
-        for literal in literals:
-            if literal is False or (literal is not True and -literal in kept):
-                return False
-            if literal is not True:
-                kept.add(literal)
-        if not kept:
-            return True
-        if len(kept) == 1:
-            return kept.pop()
-        key = tuple(sorted(kept))
+        key = conjuncts(literals)
+        if isinstance(key, bool) or len(key) == 1:
+            return key if isinstance(key, bool) else key[0]
         gate = self._gates.get(key)
         if gate is None:
             gate = self._gates[key] = self.new_variable()
@@ -308,6 +300,18 @@ class Unrolling(ABC):
             next(a for a in range(len(actions)) if holds(self.does(role, a, t), model))
             for role, actions in enumerate(self.system.actions)
         )
+
+
+def conjuncts(literals: Iterable[Lit]) -> bool | tuple[int, ...]:
+    """The variables of an AND with constants folded, sorted: or False (a False literal, or
+    a literal and its negation), or True (nothing left)."""
+    kept: set[int] = set()
+    for literal in literals:
+        if literal is False or (literal is not True and -literal in kept):
+            return False
+        if literal is not True:
+            kept.add(literal)
+    return tuple(sorted(kept)) or True
 
 
 def negate(literal: Lit) -> Lit:
