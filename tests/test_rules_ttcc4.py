@@ -5,6 +5,7 @@ Every expected legal set, next state and goal below is worked out by hand from R
 
 import pytest
 
+from tests.naive_ttcc4 import START
 from tests.rule_sheets import (
     IMPLEMENTATIONS,
     game_under_test,
@@ -13,18 +14,6 @@ from tests.rule_sheets import (
     next_facts,
     outcome,
 )
-
-START = {
-    "redPawn": (1, 5),
-    "redChecker": (1, 4),
-    "redKnight": (1, 3),
-    "yellowPawn": (3, 1),
-    "yellowChecker": (4, 1),
-    "yellowKnight": (5, 1),
-    "bluePawn": (7, 3),
-    "blueChecker": (7, 4),
-    "blueKnight": (7, 5),
-}
 
 
 @pytest.fixture(params=IMPLEMENTATIONS)
