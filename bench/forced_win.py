@@ -2,7 +2,7 @@
 
     /work/venv/bin/python bench/forced_win.py [--seconds S | --quick] [GAME ...]
 
-For every role of each game, runs solvers.forced_win from the initial state with a time
+For every role of each game, runs the forced-win search from the initial state with a time
 budget of S seconds (default 600; --quick: 10) and reports how far it got: `found` with the
 fewest steps, `none` proved up to the game's step bound, or `unknown` with the depth up to
 which no forced win is proved. Then a table and one JSON line.
@@ -12,13 +12,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from analysis.loading import load_game  # noqa: E402
-from solvers.forced_win import forced_win  # noqa: E402
+from gamecheck.analysis.loading import load_game
+from gamecheck.solvers.forced_win.search import forced_win
 
 GAMES = ("cubicup", "ttcc4", "tictactoe3d", "tictacchess")
 QUICK_SECONDS = 10.0

@@ -2,7 +2,7 @@
 
     /work/venv/bin/python bench/playouts.py [--seconds S] [GAME ...]
 
-Plays seeded random playouts (analysis.playouts.random_playout, as `gamecheck stats` does)
+Plays seeded random playouts (gamecheck.analysis.playouts.random_playout, as `gamecheck stats` does)
 for about S seconds per game, then prints a table and one JSON line.
 """
 
@@ -10,15 +10,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from analysis.loading import load_game  # noqa: E402
-from analysis.playouts import random_playout  # noqa: E402
-from models import builtin_names  # noqa: E402
+from gamecheck.analysis.loading import load_game
+from gamecheck.analysis.playouts import random_playout
+from gamecheck.models import builtin_names
 
 
 def measure(name: str, seconds: float) -> dict:

@@ -11,13 +11,10 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from solvers.gdl.game import GdlGame  # noqa: E402
+from gamecheck.models.sheet import GdlGame
 
 SHEETS = Path(__file__).resolve().parent.parent / "tests" / "data" / "gdl"
 DEFAULT_SHEETS = [SHEETS / name for name in ("tictactoe.kif", "connect4_small.kif", "hanoi.kif")]

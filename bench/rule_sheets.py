@@ -3,7 +3,7 @@
     /work/venv/bin/python bench/rule_sheets.py [--seconds S] [GAME ...]
 
 For each game (default: the five with a sheet in models/rules) plays the random playouts with
-seeds 0, 1, ... (analysis.playouts.random_playout, as bench/playouts.py and `gamecheck stats`)
+seeds 0, 1, ... (analysis/playouts.py, as bench/playouts.py and `gamecheck stats`)
 for about S seconds on the reasoner and S seconds on the built-in move generator, then prints a
 table and one JSON line.
 """
@@ -12,17 +12,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from analysis.playouts import random_playout  # noqa: E402
-from models import get_game  # noqa: E402
-from models.base import Game  # noqa: E402
-from models.rules import SHEETS, rule_text  # noqa: E402
-from solvers.gdl.game import GdlGame  # noqa: E402
+from gamecheck.analysis.playouts import random_playout
+from gamecheck.models import get_game
+from gamecheck.models.base import Game
+from gamecheck.models.rules import SHEETS, rule_text
+from gamecheck.models.sheet import GdlGame
 
 
 def measure(game: Game, seconds: float) -> dict:

@@ -13,10 +13,9 @@ import json
 import sys
 from pathlib import Path
 
-REPOSITORY = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPOSITORY))
+from gamecheck.analysis.sudoku_solve import BACKENDS, bench_backend, make_backend, read_puzzle_file
 
-from analysis.sudoku_solve import BACKENDS, bench_backend, make_backend, read_puzzle_file  # noqa: E402
+REPOSITORY = Path(__file__).resolve().parent.parent
 
 
 def main() -> None:

@@ -13,16 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from analysis.loading import load_rule_sheet  # noqa: E402
-from analysis.verify import BACKENDS, make_unrolling, verify_game  # noqa: E402
-from models import builtin_names, get_game  # noqa: E402
-from solvers.gdl.grounder import ground  # noqa: E402
+from gamecheck.analysis.loading import load_rule_sheet
+from gamecheck.analysis.verify import BACKENDS, make_unrolling, verify_game
+from gamecheck.models import builtin_names, get_game
+from gamecheck.solvers.ground.grounder import ground
 
 QUESTIONS = ("longest_game", "shortest_game", "playability", "goal_definedness", "outcomes")
 SIZE_STEPS = 10

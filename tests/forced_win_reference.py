@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 
-from models.base import Game, State
+from gamecheck.models.base import Game, State
 
 
 def won_within(game: Game, role: str, state: State, depth: int) -> bool:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from models.base import Game, State
-from models.errors import IllegalActionError
+from gamecheck.errors import IllegalActionError
+from gamecheck.models.base import Game, State
 
 DATA = Path(__file__).parent / "data"
 

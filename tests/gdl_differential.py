@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from models.base import Game
+from gamecheck.models.base import Game
 
 DEFAULT_MAX_STEPS = 1000
 

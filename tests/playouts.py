@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from models.base import Game
-from models.errors import IllegalActionError
+from gamecheck.errors import IllegalActionError
+from gamecheck.models.base import Game
 
 
 def random_playout(game: Game, seed: int) -> tuple[list, list]:

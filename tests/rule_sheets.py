@@ -6,10 +6,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 
-from models import get_game
-from models.base import Game
-from models.rules import rule_text
-from solvers.gdl.game import GdlGame
+from gamecheck.models import get_game
+from gamecheck.models.base import Game
+from gamecheck.models.rules import rule_text
+from gamecheck.models.sheet import GdlGame
 
 IMPLEMENTATIONS = ("sheet", "builtin")
 """The rule sheet played by the GDL reasoner, and the built-in move generator."""

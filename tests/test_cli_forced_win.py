@@ -12,13 +12,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import solvers.forced_win
-from analysis.cli import main
-from analysis.endgames import endgame_summary
-from analysis.playouts import random_playout
-from models import get_game
-from solvers.forced_win import Status, forced_win
-from solvers.strategy_check import StrategyCheckFailure
+import gamecheck.solvers.forced_win.search
+from gamecheck.analysis.endgames import endgame_summary
+from gamecheck.analysis.playouts import random_playout
+from gamecheck.cli import main
+from gamecheck.models import get_game
+from gamecheck.solvers.forced_win.search import Status, forced_win
+from gamecheck.solvers.forced_win.strategy_check import StrategyCheckFailure
 
 ROOT = Path(__file__).resolve().parent.parent
 JSON_KEYS = [
@@ -110,7 +110,7 @@ def test_unknown_when_time_runs_out(capsys):
 def test_output_does_not_depend_on_hash_randomisation(tmp_path, one_jump):
     state = tmp_path / "unstoppable.txt"
     state.write_text(ONE_JUMP.replace("(cell 3 3 red)", "(cell 2 2 red)"))
-    argv = [sys.executable, "-m", "analysis.cli", "forced-win", "tictacchess", "--role", "red"]
+    argv = [sys.executable, "-m", "gamecheck", "forced-win", "tictacchess", "--role", "red"]
     argv += ["--state", str(state), "--json"]
     answers = []
     for seed in ("1", "2"):
@@ -165,7 +165,7 @@ def test_a_failed_strategy_check_exits_3(capsys, monkeypatch, one_jump):
     def reject(*args):
         raise StrategyCheckFailure("the strategy loses")
 
-    monkeypatch.setattr(solvers.forced_win, "check_strategy", reject)
+    monkeypatch.setattr(gamecheck.solvers.forced_win.search, "check_strategy", reject)
     argv = ["forced-win", "tictacchess", "--role", "red", "--state", str(one_jump)]
     status, out, err = run(capsys, *argv)
     assert status == 3

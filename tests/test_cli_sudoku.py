@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis.cli import main
-from models.sudoku import INSTANCES
+from gamecheck.cli import main
+from gamecheck.models.sudoku import INSTANCES
 from tests.sudoku_reference import is_solution_of, solutions
 
 SAMPLE = Path(__file__).parent / "data" / "sudoku_sample.txt"

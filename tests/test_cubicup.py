@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from models import get_game
-from models.cubicup import CubicupGame, CubicupState
-from models.errors import BadTermError, IllegalActionError, UnknownRoleError
+from gamecheck.errors import BadTermError, IllegalActionError, UnknownRoleError
+from gamecheck.models import get_game
+from gamecheck.models.cubicup import CubicupGame, CubicupState
 from tests import naive_cubicup
 from tests.perft import divide, perft
 from tests.playouts import check_conversions, check_rejects_illegal, random_playout

@@ -1,4 +1,4 @@
-"""The forced-win engine (solvers/forced_win.py) on positions whose answers are worked out by
+"""The forced-win engine (solvers/forced_win/search.py) on positions whose answers are worked out by
 hand, against a plain reference solver, and its strategy checker."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from tqdm import tqdm
 
-from analysis.loading import load_game
-from analysis.playouts import random_steps
-from models import get_game
-from solvers.and_or import Budget, Prover
-from solvers.forced_win import Status, forced_win
-from solvers.strategy_check import StrategyCheckFailure, check_strategy
+from gamecheck.analysis.loading import load_game
+from gamecheck.analysis.playouts import random_steps
+from gamecheck.models import get_game
+from gamecheck.solvers.forced_win.and_or import Budget, Prover
+from gamecheck.solvers.forced_win.search import Status, forced_win
+from gamecheck.solvers.forced_win.strategy_check import StrategyCheckFailure, check_strategy
 from tests.forced_win_reference import earliest_forced_win, won_within
 from tests.tiny_games import HEADS, PenniesGame
 
@@ -337,7 +337,7 @@ def test_cubicup_endgame_with_four_cubes_left():
 
 
 def test_a_pruned_table_gives_the_same_answers(monkeypatch):
-    monkeypatch.setattr("solvers.and_or.SOLVED_LIMIT", 20)
+    monkeypatch.setattr("gamecheck.solvers.forced_win.and_or.SOLVED_LIMIT", 20)
     unstoppable = forced_win(TICTACCHESS, "red", start=tictacchess_state(*TWO_MOVES_UNSTOPPABLE))
     assert (unstoppable.status, unstoppable.depth) == (Status.FOUND, 4)
     stopped = tictacchess_state(*TWO_MOVES_STOPPED)

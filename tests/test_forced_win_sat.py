@@ -1,4 +1,4 @@
-"""The SAT method of forced wins (solvers/forced_win_sat.py, counterexample-guided refinement
+"""The SAT method of forced wins (solvers/forced_win/sat.py, counterexample-guided refinement
 on the ground rule sheets) on the hand-worked positions of test_forced_win.py and against
 the search."""
 
@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from analysis.cli import main
-from analysis.loading import load_game, load_rule_sheet
-from models import get_game
-from solvers.forced_win import Status, forced_win
-from solvers.forced_win_sat import forced_win_sat
-from solvers.gdl.grounder import ground
+from gamecheck.analysis.loading import load_game, load_rule_sheet
+from gamecheck.cli import main
+from gamecheck.models import get_game
+from gamecheck.solvers.forced_win.sat import forced_win_sat
+from gamecheck.solvers.forced_win.search import Status, forced_win
+from gamecheck.solvers.ground.grounder import ground
 from tests.test_forced_win import (
     ONE_JUMP_FROM_A_LINE,
     ROW_ONE_O,

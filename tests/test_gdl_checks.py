@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.errors import GamecheckError
-from solvers.gdl.checks import Severity, lint_file, lint_text
-from solvers.gdl.game import GdlGame
+from gamecheck.errors import GamecheckError
+from gamecheck.gdl.checks import Severity, lint_file, lint_text
+from gamecheck.models.sheet import GdlGame
 
 DATA = Path(__file__).parent / "data" / "gdl"
 GOOD_SHEETS = ["tictactoe.kif", "connect4_small.kif", "hanoi.kif"]

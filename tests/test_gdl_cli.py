@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from analysis.cli import main
-from analysis.loading import load_game
-from solvers.gdl.syntax import GdlError
+from gamecheck.analysis.loading import load_game
+from gamecheck.cli import main
+from gamecheck.gdl.syntax import GdlError
 
 DATA = Path(__file__).parent / "data" / "gdl"
 ROOT = Path(__file__).parent.parent
@@ -77,7 +77,7 @@ def test_malformed_sheet_as_game_argument_names_file_line_column():
 
 def test_command_line_gives_no_traceback():
     result = subprocess.run(
-        [sys.executable, "-m", "analysis.cli", "lint", "tests/data/gdl/bad_keywords.kif"],
+        [sys.executable, "-m", "gamecheck", "lint", "tests/data/gdl/bad_keywords.kif"],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from solvers.gdl.datalog import Program
-from solvers.gdl.dependencies import DependencyGraph
-from solvers.gdl.parser import parse_rules
-from solvers.gdl.syntax import normal_rules
+from gamecheck.gdl.datalog import Program
+from gamecheck.gdl.dependencies import DependencyGraph
+from gamecheck.gdl.parser import parse_rules
+from gamecheck.gdl.syntax import normal_rules
 
 
 def model_of(text: str) -> dict[str, set[tuple]]:

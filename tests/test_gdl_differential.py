@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from models.base import Game
-from solvers.gdl.game import GdlGame
+from gamecheck.models.base import Game
+from gamecheck.models.sheet import GdlGame
 from tests.gdl_differential import assert_same_game
 
 SHEET = Path(__file__).parent / "data" / "gdl" / "tictactoe.kif"

@@ -4,7 +4,7 @@ import doctest
 
 import pytest
 
-from solvers.gdl import checks, parser, reasoner
+from gamecheck.gdl import checks, parser, reasoner
 
 
 @pytest.mark.parametrize("module", [parser, checks, reasoner])

@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.gdl.parser import MAX_DEPTH, parse_rules, read_rules
-from solvers.gdl.syntax import Atom, Distinct, GdlError, Not, Or, Position, Rule, normal_rules
+from gamecheck.gdl.parser import MAX_DEPTH, parse_rules, read_rules
+from gamecheck.gdl.syntax import Atom, Distinct, GdlError, Not, Or, Position, Rule, normal_rules
 
 
 def only_rule(text: str) -> Rule:

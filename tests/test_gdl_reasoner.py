@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from models.errors import BadTermError, GamecheckError, IllegalActionError
-from models.terms import parse_term, term_text
-from solvers.gdl.game import GdlGame
-from solvers.gdl.syntax import GdlError
+from gamecheck.errors import BadTermError, GamecheckError, IllegalActionError
+from gamecheck.gdl.syntax import GdlError
+from gamecheck.gdl.terms import parse_term, term_text
+from gamecheck.models.sheet import GdlGame
 
 DATA = Path(__file__).parent / "data" / "gdl"
 

@@ -3,11 +3,11 @@ circuit, must be the same game as the rule sheet it came from."""
 
 import pytest
 
-from analysis.loading import load_rule_sheet
-from solvers.circuit import FALSE, TRUE, Circuit, value
-from solvers.gdl.game import GdlGame
-from solvers.gdl.grounder import ground
-from solvers.ground_game import GroundGame
+from gamecheck.analysis.loading import load_rule_sheet
+from gamecheck.models.sheet import GdlGame
+from gamecheck.solvers.ground.circuit import FALSE, TRUE, Circuit, value
+from gamecheck.solvers.ground.ground_game import GroundGame
+from gamecheck.solvers.ground.grounder import ground
 from tests.gdl_differential import assert_same_game
 
 BUILT_IN = ["cubicup", "ttcc4", "tictactoe3d", "sudoku", "tictacchess"]

@@ -7,10 +7,10 @@ import json
 import pandas as pd
 import pytest
 
-from analysis.cli import main
-from analysis.playouts import playout_stats, random_playout
-from analysis.replay import replay_line
-from models import get_game
+from gamecheck.analysis.playouts import playout_stats, random_playout
+from gamecheck.analysis.replay import replay_line
+from gamecheck.cli import main
+from gamecheck.models import get_game
 
 GAMES = ["tictacchess", "tictactoe3d", "sudoku"]
 

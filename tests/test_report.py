@@ -14,14 +14,23 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analysis.cli import main
-from analysis.report import build, plots
-from analysis.report.build import MACHINE_DEPENDENT_FILES, MANIFEST, build_reports, file_hash
-from analysis.report.gather import gather_game
-from analysis.report.markdown import MACHINE_DEPENDENT_END, MACHINE_DEPENDENT_START, game_report
-from analysis.report.settings import QUICK, QUICK_SETTINGS, GameSettings
-from analysis.verify import Verification
-from models import builtin_names
+from gamecheck.analysis.report import build, plots
+from gamecheck.analysis.report.build import (
+    MACHINE_DEPENDENT_FILES,
+    MANIFEST,
+    build_reports,
+    file_hash,
+)
+from gamecheck.analysis.report.gather import gather_game
+from gamecheck.analysis.report.markdown import (
+    MACHINE_DEPENDENT_END,
+    MACHINE_DEPENDENT_START,
+    game_report,
+)
+from gamecheck.analysis.report.settings import QUICK, QUICK_SETTINGS, GameSettings
+from gamecheck.analysis.verify import Verification
+from gamecheck.cli import main
+from gamecheck.models import builtin_names
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMITTED = ROOT / "reports"
@@ -386,7 +395,7 @@ def test_verify_lines_of_play_do_not_depend_on_the_hash_seed():
     # seed, and must not reach the circuit the solvers see.
     def witnesses(hash_seed: str) -> list:
         sheet = str(ROOT / "tests" / "data" / "gdl" / "tictactoe.kif")
-        command = [sys.executable, "-m", "analysis.cli", "verify", sheet, "--json"]
+        command = [sys.executable, "-m", "gamecheck", "verify", sheet, "--json"]
         environment = {**os.environ, "PYTHONHASHSEED": hash_seed}
         done = subprocess.run(command, capture_output=True, text=True, env=environment, cwd=ROOT)
         answer = json.loads(done.stdout)

@@ -9,9 +9,9 @@ the same goals in every state, not only terminal ones.
 
 import pytest
 
-from models import get_game
-from models.base import Game
-from solvers.gdl.game import GdlGame
+from gamecheck.models import get_game
+from gamecheck.models.base import Game
+from gamecheck.models.sheet import GdlGame
 from tests.gdl_differential import assert_same_game
 from tests.playouts import random_playout
 from tests.rule_sheets import sheet_game

@@ -3,9 +3,9 @@ roles of RULES.md in its order, and are found through the package."""
 
 import pytest
 
-from models.errors import UnknownGameError
-from models.rules import SHEETS, rule_sheet_path, rule_text
-from solvers.gdl.checks import lint_text
+from gamecheck.errors import UnknownGameError
+from gamecheck.gdl.checks import lint_text
+from gamecheck.models.rules import SHEETS, rule_sheet_path, rule_text
 from tests.rule_sheets import sheet_game
 
 ROLES = {

@@ -1,11 +1,11 @@
 """sudoku (RULES.md section 4) on hand-built positions, for the rule sheet and the generator,
-and the instance sheets written by models.rules.sudoku_rule_text."""
+and the instance sheets written by gamecheck.models.rules.sudoku_rule_text."""
 
 import pytest
 
-from models.rules import rule_sheet_path, rule_text, sudoku_rule_text
-from models.sudoku import INSTANCES
-from solvers.gdl.game import GdlGame
+from gamecheck.models.rules import rule_sheet_path, rule_text, sudoku_rule_text
+from gamecheck.models.sheet import GdlGame
+from gamecheck.models.sudoku import INSTANCES
 from tests.rule_sheets import IMPLEMENTATIONS, game_under_test, legal_texts, next_facts, outcome
 from tests.sudoku_reference import PEERS
 

@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from models import get_game
-from models.errors import BadPuzzleError, BadTermError, GamecheckError, IllegalActionError
-from models.sudoku import INSTANCES, SudokuGame
+from gamecheck.errors import BadPuzzleError, BadTermError, GamecheckError, IllegalActionError
+from gamecheck.models import get_game
+from gamecheck.models.sudoku import INSTANCES, SudokuGame
 from tests.sudoku_reference import PEERS
 
 GRADE1 = INSTANCES["grade1"]

@@ -6,9 +6,9 @@ import pytest
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
-from models.sudoku import INSTANCES, parse_puzzle
-from solvers.sudoku_cnf import ENCODINGS, CnfSudokuSolver, puzzle_cnf
-from solvers.sudoku_cpsat import MODELS, CpSatSudokuSolver
+from gamecheck.models.sudoku import INSTANCES, parse_puzzle
+from gamecheck.solvers.sudoku.cnf import ENCODINGS, CnfSudokuSolver, puzzle_cnf
+from gamecheck.solvers.sudoku.cpsat import MODELS, CpSatSudokuSolver
 from tests.sudoku_reference import is_solution_of, solutions
 
 SAMPLE = Path(__file__).parent / "data" / "sudoku_sample.txt"

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from models import get_game
-from models.errors import BadTermError, IllegalActionError
+from gamecheck.errors import BadTermError, IllegalActionError
+from gamecheck.models import get_game
 from tests.game_checks import (
     check_random_playouts,
     check_rejects_illegal_joints,

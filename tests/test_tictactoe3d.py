@@ -6,9 +6,9 @@ import itertools
 
 import pytest
 
-from models import get_game
-from models.errors import BadTermError, IllegalActionError, UnknownRoleError
-from models.tictactoe3d import LINES, cell_index
+from gamecheck.errors import BadTermError, IllegalActionError, UnknownRoleError
+from gamecheck.models import get_game
+from gamecheck.models.tictactoe3d import LINES, cell_index
 from tests.game_checks import (
     check_random_playouts,
     check_rejects_illegal_joints,

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from models import get_game
-from models.errors import BadTermError, IllegalActionError, UnknownRoleError
-from models.ttcc4 import Ttcc4Game, TtccState
+from gamecheck.errors import BadTermError, IllegalActionError, UnknownRoleError
+from gamecheck.models import get_game
+from gamecheck.models.ttcc4 import Ttcc4Game, TtccState
 from tests import naive_ttcc4
 from tests.perft import divide, perft
 from tests.playouts import check_conversions, check_rejects_illegal, random_playout

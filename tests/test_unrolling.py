@@ -6,14 +6,14 @@ import random
 
 import pytest
 
-from analysis.loading import load_rule_sheet
-from analysis.verify import make_unrolling
-from models.terms import term_text
-from solvers.circuit import value
-from solvers.gdl.game import GdlGame
-from solvers.gdl.grounder import ground
-from solvers.invariants import find_invariants
-from solvers.unroll import holds
+from gamecheck.analysis.loading import load_rule_sheet
+from gamecheck.analysis.verify import make_unrolling
+from gamecheck.gdl.terms import term_text
+from gamecheck.models.sheet import GdlGame
+from gamecheck.solvers.ground.circuit import value
+from gamecheck.solvers.ground.grounder import ground
+from gamecheck.solvers.ground.invariants import find_invariants
+from gamecheck.solvers.ground.unroll import holds
 
 
 @pytest.mark.parametrize("backend", ["cnf", "cpsat"])
@@ -113,8 +113,8 @@ def test_holds_reads_negative_literals():
 
 
 def test_playout_lines_replay_to_the_state_they_claim():
-    from analysis.replay import replay_line
-    from solvers.sampling import random_playouts
+    from gamecheck.analysis.replay import replay_line
+    from gamecheck.solvers.ground.sampling import random_playouts
 
     sheet = GdlGame.from_file("tests/data/gdl/tictactoe.kif")
     system = ground(sheet.rules, "tictactoe")

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from analysis.cli import main
-from analysis.loading import load_game
-from analysis.replay import replay_line
-from analysis.verify import verify_game
+from gamecheck.analysis.loading import load_game
+from gamecheck.analysis.replay import replay_line
+from gamecheck.analysis.verify import verify_game
+from gamecheck.cli import main
 
 SHEETS = Path(__file__).parent / "data" / "gdl"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from models.base import Game
-from models.errors import BadTermError
-from models.terms import parse_term, term_text
+from gamecheck.errors import BadTermError
+from gamecheck.gdl.terms import parse_term, term_text
+from gamecheck.models.base import Game
 
 HEADS, TAILS = "heads", "tails"
 

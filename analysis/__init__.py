@@ -1,1 +1,0 @@
-"""The questions asked of games, the cross-checks of solver answers, reports and the CLI."""

@@ -1,1 +1,0 @@
-"""One module per `gamecheck` subcommand; each has `register(subparsers)`."""

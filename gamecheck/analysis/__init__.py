@@ -1,0 +1,1 @@
+"""The questions asked of games, the cross-checks of solver answers, and the reports."""

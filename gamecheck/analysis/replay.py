@@ -1,0 +1,53 @@
+"""Replay solver witnesses on a game's plain move generator before anything is printed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gamecheck.errors import GamecheckError
+from gamecheck.models.base import Game, State
+
+
+class CrossCheckFailure(Exception):
+    """A solver answer that fails its cross-check: a bug in gamecheck, not bad input."""
+
+
+class ReplayError(CrossCheckFailure):
+    """A solver witness that the move generator rejects."""
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The states a line of play visits, from the initial state to `states[-1]`."""
+
+    game: Game
+    states: tuple[State, ...]
+
+    @property
+    def terminal(self) -> bool:
+        return self.game.is_terminal(self.states[-1])
+
+    @property
+    def goals(self) -> tuple[int, ...] | None:
+        """The goals of the last state if it is terminal (the game's error if undefined)."""
+        return self.game.goals(self.states[-1]) if self.terminal else None
+
+
+def replay_line(game: Game, steps: Sequence[Sequence[str]], start: State | None = None) -> Replay:
+    """Play joint actions (GDL text, role order) with legality checked at every step."""
+    state = game.initial_state() if start is None else start
+    states = [state]
+    for number, joint_text in enumerate(steps, start=1):
+        try:
+            joint = tuple(
+                game.parse_action(role, text)
+                for role, text in zip(game.roles, joint_text, strict=True)
+            )
+            state = game.next(state, joint)
+        except (GamecheckError, ValueError) as error:
+            raise ReplayError(
+                f"{game.name}: step {number} ({' '.join(joint_text)}): {error}"
+            ) from None
+        states.append(state)
+    return Replay(game, tuple(states))

@@ -1,0 +1,174 @@
+"""Write the reports of some games into a directory, atomically.
+
+Everything is built in a staging directory beside the target; only when every game and the
+index are written are the new entries renamed into the target (a game's directory replaced
+whole, files with os.replace). An error before that leaves the target as it was, and the
+staging directory is always removed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from importlib import metadata
+from pathlib import Path
+
+from tqdm import tqdm
+
+from gamecheck.analysis.report import plots, tables
+from gamecheck.analysis.report.gather import GameResults, gather_game
+from gamecheck.analysis.report.index import SUMMARY, TIMINGS, game_rows, index_text
+from gamecheck.analysis.report.markdown import game_report
+from gamecheck.analysis.report.settings import SETTINGS
+from gamecheck.errors import GamecheckError
+
+MACHINE_DEPENDENT_FILES = frozenset(
+    {"solver_figures.csv", "encoding.csv", TIMINGS, "solver_times.png"}
+)
+"""Files of a game's directory that depend on the machine (times, time-limited answers)."""
+MANIFEST = "manifest.json"
+PACKAGES = ("python-sat", "ortools", "pandas", "matplotlib", "numpy")
+PACKAGE = Path(__file__).resolve().parents[2]
+"""The directory of the gamecheck package."""
+
+
+def build_reports(
+    names: Sequence[str], out: str, *, mode: str, seed: int, progress: bool = True
+) -> Path:
+    """Write the reports of `names` and the index into `out`; the index's path."""
+    target = Path(out)
+    staging = _staging_directory(target)
+    try:
+        sources = source_hashes()  # the code as it is when the run starts
+        bar = tqdm(names, desc="report", unit="game", file=sys.stderr, disable=not progress)
+        gathered = [
+            gather_game(
+                name,
+                mode=mode,
+                seed=seed,
+                settings=SETTINGS[mode][name],
+                progress=_stage_shower(bar, name),
+            )
+            for name in bar
+        ]
+        bar.close()
+        sources = source_hashes(known=sources)
+        for results in gathered:
+            write_game(results, staging, sources)
+        rows = game_rows([staging, target])
+        (staging / "README.md").write_text(index_text(rows))
+        rows.drop(columns=["wall time (s)"]).to_csv(staging / SUMMARY, index=False)
+        _move_into_place(staging, target)
+    except OSError as error:
+        raise GamecheckError(f"cannot write reports to {out}: {error.strerror or error}") from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return target / "README.md"
+
+
+def _stage_shower(bar: tqdm, name: str) -> Callable[[str], None]:
+    return lambda stage: bar.set_postfix_str(f"{name}: {stage}")
+
+
+def write_game(results: GameResults, directory: Path, sources: dict[str, str]) -> None:
+    """`<game>.md` and the directory `<game>/` with its CSV tables, plots and manifest."""
+    name = results.name
+    files = directory / name
+    files.mkdir()
+    csv_tables = {
+        "verification.csv": tables.verification_table(results.verification),
+        "outcome_set.csv": tables.outcome_set_table(results.verification),
+        "playouts.csv": results.stats.playouts,
+        "branching.csv": tables.branching_counts(results),
+        "outcomes.csv": tables.outcome_frequencies(results),
+        "forced_wins.csv": tables.forced_wins(results),
+        "endgames.csv": tables.endgame_rows(results),
+        "endgame_shares.csv": tables.endgame_shares(results),
+        "solver_figures.csv": tables.solver_figures(results),
+        "encoding.csv": tables.encoding_sizes(results),
+        TIMINGS: tables.timings(results),
+        SUMMARY: tables.summary_table(results),
+    }
+    if results.sudoku is not None:
+        csv_tables["instances.csv"] = tables.sudoku_instances(results.sudoku)
+    for file, table in csv_tables.items():
+        table.to_csv(files / file, index=False)
+    figures = {
+        "lengths.png": plots.length_histogram(name, results.stats.playouts["length"]),
+        "branching.png": plots.branching_histogram(name, csv_tables["branching.csv"]),
+        "outcomes.png": plots.outcome_bars(name, results.game.roles, csv_tables["outcomes.csv"]),
+        "endgames.png": plots.endgame_shares(name, csv_tables["endgame_shares.csv"]),
+        "solver_times.png": plots.solver_times(name, csv_tables["solver_figures.csv"]),
+    }
+    for file, figure in figures.items():
+        plots.save(figure, files / file)
+    (files / MANIFEST).write_text(json.dumps(manifest(results, sources), indent=1) + "\n")
+    (directory / f"{name}.md").write_text(game_report(results))
+
+
+def manifest(results: GameResults, sources: dict[str, str]) -> dict:
+    """What the report was made from: run, seed, budgets, package versions, and the hashes
+    of the source files of gamecheck it ran (`source_hashes`)."""
+    return {
+        "game": results.name,
+        "run": results.mode,
+        "seed": results.seed,
+        "settings": results.settings.to_json(),
+        "versions": {"python": sys.version.split()[0]}
+        | {package: metadata.version(package) for package in PACKAGES},
+        "sources": sources,
+    }
+
+
+def source_hashes(known: dict[str, str] | None = None) -> dict[str, str]:
+    """sha256 of each loaded module of gamecheck (the command line left out) and of each
+    rule sheet, by path from the package's parent (`gamecheck/models/ttcc4.py`); files in
+    `known` keep the hash given there (taken when the run started)."""
+    known = known or {}
+    paths = set((PACKAGE / "models" / "rules").glob("*.kif"))
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        if file is None:
+            continue
+        path = Path(file).resolve()
+        if path.is_relative_to(PACKAGE) and not path.is_relative_to(PACKAGE / "cli"):
+            paths.add(path)
+    files = sorted(str(path.relative_to(PACKAGE.parent)) for path in paths)
+    return {file: known.get(file) or file_hash(PACKAGE.parent / file) for file in files}
+
+
+def file_hash(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _staging_directory(target: Path) -> Path:
+    """A new empty directory beside `target`, after checking that `target` can be written."""
+    out = str(target)
+    if target.exists() and not target.is_dir():
+        raise GamecheckError(f"cannot write reports to {out}: it is not a directory")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.exists() and not os.access(target, os.W_OK):
+            raise PermissionError(13, "Permission denied")
+        return Path(tempfile.mkdtemp(prefix=f".{target.name}.staging-", dir=target.parent))
+    except OSError as error:
+        raise GamecheckError(f"cannot write reports to {out}: {error.strerror or error}") from None
+
+
+def _move_into_place(staging: Path, target: Path) -> None:
+    """Rename every entry of `staging` into `target`, replacing entries of the same name."""
+    target.mkdir(exist_ok=True)
+    replaced = staging / ".replaced"
+    replaced.mkdir()
+    for entry in sorted(staging.iterdir()):
+        if entry == replaced:
+            continue
+        destination = target / entry.name
+        if entry.is_dir() and destination.exists():
+            destination.rename(replaced / entry.name)
+        os.replace(entry, destination)

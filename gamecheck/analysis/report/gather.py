@@ -1,0 +1,154 @@
+"""Run every analysis a game's report shows and keep the results as plain values."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pandas as pd
+
+from gamecheck.analysis.endgames import endgame_positions, endgame_study
+from gamecheck.analysis.playouts import Playout, PlayoutStats, random_playout, summarise_playouts
+from gamecheck.analysis.report.settings import GameSettings
+from gamecheck.analysis.sudoku_solve import BACKENDS, SudokuAnswer, make_backend, solve
+from gamecheck.analysis.verify import Verification, verify_game
+from gamecheck.models import get_game
+from gamecheck.models.base import Game
+from gamecheck.models.sudoku import INSTANCES, make_game
+from gamecheck.solvers.forced_win.search import ForcedWin, forced_win
+
+BUILT_IN_INSTANCE_CAP = 2
+"""Solutions to look for in the built-in sudoku instance: two decide uniqueness."""
+
+
+@dataclass(frozen=True)
+class SudokuResults:
+    """The built-in instance solved by both backends, and every instance counted."""
+
+    answer: SudokuAnswer
+    instances: tuple[SudokuAnswer, ...]
+    cap: int
+
+
+@dataclass(frozen=True)
+class GameResults:
+    """Everything one game's report shows."""
+
+    name: str
+    game: Game
+    mode: str
+    seed: int
+    settings: GameSettings
+    verifications: dict[str, Verification]
+    """By backend: always `cnf`; `cpsat` unless the settings skip it."""
+    playouts: tuple[Playout, ...]
+    stats: PlayoutStats
+    forced_wins: dict[str, ForcedWin]
+    """By role: the forced-win search from the initial state."""
+    endgames: pd.DataFrame
+    """The endgame study: one row per position and role (gamecheck.analysis.endgames)."""
+    sudoku: SudokuResults | None
+    seconds: dict[str, float]
+    """Wall time of each part of the run (machine-dependent)."""
+
+    @property
+    def verification(self) -> Verification:
+        """The CNF backend's answers, the ones the report shows in full."""
+        return self.verifications["cnf"]
+
+
+def gather_game(
+    name: str,
+    *,
+    mode: str,
+    seed: int,
+    settings: GameSettings,
+    progress: Callable[[str], None] = lambda _: None,
+) -> GameResults:
+    """Run the analyses of `name` within the budgets of `settings`."""
+    game = get_game(name)
+    seconds: dict[str, float] = {}
+    start = time.monotonic()
+
+    progress("random playouts")
+    playouts = tuple(random_playout(game, s) for s in range(seed, seed + settings.playouts))
+    stats = summarise_playouts(game, playouts)
+    seconds["random playouts"] = _since(start)
+
+    verifications = {}
+    for backend, limit in (
+        ("cnf", settings.verify_time_limit),
+        ("cpsat", settings.cpsat_time_limit),
+    ):
+        if limit is None:
+            continue
+        began = time.monotonic()
+        verifications[backend] = verify_game(
+            name,
+            backend=backend,
+            horizon=settings.horizon,
+            time_limit=limit,
+            progress=lambda stage, b=backend: progress(f"verify ({b}): {stage}"),
+        )
+        seconds[f"verify ({backend})"] = _since(began)
+
+    began = time.monotonic()
+    forced_wins = {}
+    for role in game.roles:
+        progress(f"forced win of {role}")
+        forced_wins[role] = forced_win(
+            game,
+            role,
+            time_limit=settings.forced_win_time_limit,
+            node_limit=settings.forced_win_nodes,
+        )
+    seconds["forced wins"] = _since(began)
+
+    began = time.monotonic()
+    progress("endgame study")
+    positions = endgame_positions(
+        game, settings.endgame_playouts, settings.endgame_befores, seed=seed
+    )
+    endgames = endgame_study(
+        game,
+        positions,
+        time_limit=settings.endgame_time_limit,
+        node_limit=settings.endgame_nodes,
+    )
+    seconds["endgame study"] = _since(began)
+
+    sudoku = None
+    if name == "sudoku":
+        began = time.monotonic()
+        progress("sudoku instances")
+        sudoku = solve_sudoku_instances(game, settings.sudoku_count_cap)
+        seconds["sudoku instances"] = _since(began)
+    seconds["total"] = _since(start)
+    return GameResults(
+        name,
+        game,
+        mode,
+        seed,
+        settings,
+        verifications,
+        playouts,
+        stats,
+        forced_wins,
+        endgames,
+        sudoku,
+        seconds,
+    )
+
+
+def solve_sudoku_instances(game, cap: int) -> SudokuResults:
+    """The built-in instance (uniqueness) and every instance (solutions up to `cap`), each
+    with both backends, every solution replayed."""
+    backends = [make_backend(name) for name in BACKENDS]
+    answer = solve(game, backends, cap=BUILT_IN_INSTANCE_CAP)
+    instances = tuple(solve(make_game(name), backends, cap=cap) for name in INSTANCES)
+    return SudokuResults(answer, instances, cap)
+
+
+def _since(start: float) -> float:
+    return time.monotonic() - start

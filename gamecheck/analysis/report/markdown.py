@@ -1,0 +1,342 @@
+"""A game's report as Markdown: rules, verification, playouts, solver figures.
+
+Everything that depends on the machine (times, and answers that depend on a time limit of
+the CP-SAT run) stands between MACHINE_DEPENDENT_START and MACHINE_DEPENDENT_END, so that a
+reader sees it marked and a test can leave it out of a comparison.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from gamecheck.analysis.replay import replay_line
+from gamecheck.analysis.report import tables
+from gamecheck.analysis.report.descriptions import DESCRIPTION_VS_RULES, RULES_IN_BRIEF
+from gamecheck.analysis.report.gather import GameResults, SudokuResults
+from gamecheck.analysis.report.settings import QUICK, cuts
+from gamecheck.analysis.verify import REFUTED, Answer, Verification
+from gamecheck.analysis.verify_text import numbered_line
+from gamecheck.models.sudoku import grid_text
+
+MACHINE_DEPENDENT_START = "<!-- machine-dependent: begin -->"
+MACHINE_DEPENDENT_END = "<!-- machine-dependent: end -->"
+
+
+def markdown_table(frame: pd.DataFrame) -> str:
+    """A DataFrame as a Markdown table (its index is left out; `|` in cells escaped)."""
+    header = [str(column) for column in frame.columns]
+    lines = [_row(header), _row(["---"] * len(header))]
+    lines += [_row([_cell(value) for value in row]) for row in frame.itertuples(index=False)]
+    return "\n".join(lines)
+
+
+def _row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _cell(value) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+        return ""
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def command_line(results: GameResults) -> str:
+    """The command that produces this report."""
+    quick = " --quick" if results.mode == QUICK else ""
+    return f"gamecheck report {results.name}{quick} --seed {results.seed}"
+
+
+def game_report(results: GameResults) -> str:
+    """The whole Markdown report of one game; its files are in the directory `results.name`."""
+    sections = [
+        _heading(results),
+        _rules(results.name),
+        _verification(results),
+        _forced_wins(results),
+        _playouts(results),
+    ]
+    if results.sudoku is not None:
+        sections.append(_sudoku(results.sudoku))
+    sections.append(_solver_figures(results))
+    return "\n\n".join(sections) + "\n"
+
+
+def _heading(results: GameResults) -> str:
+    game = results.game
+    lines = [
+        f"# {results.name}",
+        "",
+        f"{len(game.roles)} role{'s' if len(game.roles) > 1 else ''}: "
+        f"{', '.join(game.roles)}. Produced by `{command_line(results)}` "
+        f"({results.mode} run); all games: [index](README.md). The tables are also in "
+        f"[{results.name}/]({results.name}/) as CSV files.",
+    ]
+    notes = cuts(results.name, results.mode)
+    if notes:
+        lines += ["", "**This is the quick run.** Compared with the full run (`gamecheck report`):"]
+        lines += [f"- {note}" for note in notes]
+    return "\n".join(lines)
+
+
+def _rules(name: str) -> str:
+    facts = "\n".join(f"- {fact}" for fact in DESCRIPTION_VS_RULES[name])
+    return (
+        f"## Rules in brief\n\n{RULES_IN_BRIEF[name]}\n\n"
+        "## Description vs rules\n\n"
+        "Where the short prose description the game comes from disagrees with its rules (the "
+        f"rules are right):\n\n{facts}"
+    )
+
+
+def _verification(results: GameResults) -> str:
+    result = results.verification
+    settings = results.settings
+    lines = [
+        "## Verification",
+        "",
+        f"Answers of `gamecheck verify {results.name} --backend cnf --horizon "
+        f"{settings.horizon} --time-limit {settings.verify_time_limit:.0f}` on the ground "
+        "transition system of our rule sheet. Every line of play below was replayed on the "
+        "built-in move generator and on the GDL reasoner before it was written here; "
+        "`unknown` means the time limit ran out before an answer.",
+        "",
+    ]
+    bound = results.game.step_bound
+    if bound is not None and settings.horizon == bound + 1:
+        lines += [
+            f"The horizon {settings.horizon} is one more than the {bound} steps the rules allow "
+            "at most, so that the longest game can be proved.",
+            "",
+        ]
+    if result.complete:
+        lines.append("The longest game is proved, so every answer covers every reachable state.")
+    else:
+        lines.append(
+            f"**The longest game is not proved**: the answers hold for lines of play of at "
+            f"most {result.horizon} steps only."
+        )
+    lines += ["", markdown_table(tables.verification_table(result)), ""]
+    lines += _outcome_set(result)
+    lines += _lines_of_play(results)
+    return "\n".join(lines)
+
+
+def _outcome_set(result: Verification) -> list[str]:
+    outcomes = result.outcomes
+    if outcomes.complete:
+        status = "proved: no other goal vector occurs in a reachable terminal state."
+    else:
+        status = (
+            "unknown: the goal vectors below occur; whether others do was not settled "
+            "(the time limit ran out or the longest game is not proved)."
+        )
+    lines = ["### Outcome set", "", f"Goal values per role at the end of a game; {status}", ""]
+    if outcomes.vectors:
+        lines += [markdown_table(tables.outcome_set_table(result)), ""]
+    else:
+        lines += ["No terminal state was reached within the horizon and time limit.", ""]
+    return lines
+
+
+def _lines_of_play(results: GameResults) -> list[str]:
+    result = results.verification
+    shown = [
+        ("Shortest game", result.shortest_game),
+        ("Longest game", result.longest_game),
+        *((f"Earliest win of {role}", answer) for role, answer in result.earliest_win.items()),
+    ]
+    lines = ["### Lines of play", ""]
+    lines += _counterexamples(results)
+    for title, answer in shown:
+        if answer.witness is not None:
+            lines += _witness(results, title, answer)
+    return lines
+
+
+def _counterexamples(results: GameResults) -> list[str]:
+    result = results.verification
+    refuted = [
+        (title, answer)
+        for title, answer in (
+            ("Playability", result.playability),
+            ("Goal definedness", result.goal_definedness),
+        )
+        if answer.status == REFUTED
+    ]
+    if not refuted:
+        return ["No property was refuted, so there is no counterexample to show.", ""]
+    lines = []
+    for title, answer in refuted:
+        lines += _witness(results, f"Counterexample to {title.lower()}", answer, open_=True)
+    return lines
+
+
+def _witness(results: GameResults, title: str, answer: Answer, open_: bool = False) -> list[str]:
+    """A line of play, numbered, with the picture of the state it ends in."""
+    game = results.game
+    steps = len(answer.witness)
+    final = replay_line(game, answer.witness).states[-1]
+    return [
+        f"#### {title}: {steps} step{'s' if steps != 1 else ''}",
+        "",
+        f"<details{' open' if open_ else ''}><summary>line of play and final board</summary>",
+        "",
+        "```",
+        *numbered_line(game.roles, answer.witness),
+        "```",
+        "",
+        "```",
+        game.picture(final),
+        "```",
+        "",
+        "</details>",
+        "",
+    ]
+
+
+def _forced_wins(results: GameResults) -> str:
+    name, settings = results.name, results.settings
+    study = results.endgames
+    seeds = f"{results.seed}..{results.seed + settings.endgame_playouts - 1}"
+    return "\n".join(
+        [
+            "## Forced wins",
+            "",
+            "Can a role reach goal 100 whatever all the other roles do together? "
+            "(`gamecheck forced-win`: AND/OR search on the move generator; a strategy found "
+            "is replayed against every reply before it is reported.) `none` is proved up to "
+            "the depth given; `unknown` means the budget ran out, with no forced win proved "
+            "up to that depth.",
+            "",
+            f"From the initial state, each role's search stopping after "
+            f"{settings.forced_win_nodes} nodes (or {settings.forced_win_time_limit:.0f} s):",
+            "",
+            markdown_table(tables.forced_wins(results)),
+            "",
+            "### Endgame study",
+            "",
+            f"From the positions K steps before the end of {settings.endgame_playouts} random "
+            f"playouts (seeds {seeds}; a playout shorter than K gives none), can each role force "
+            f"a win within K steps? Each search stops after {settings.endgame_nodes} nodes; the "
+            f"study had {settings.endgame_time_limit:.0f} s in all. {len(study)} searches; one "
+            f"row per position and role: [{name}/endgames.csv]({name}/endgames.csv).",
+            "",
+            markdown_table(tables.endgame_shares(results)),
+            "",
+            f"![forced wins before the end]({name}/endgames.png)",
+        ]
+    )
+
+
+def _playouts(results: GameResults) -> str:
+    name, stats = results.name, results.stats
+    seeds = f"{results.seed}..{results.seed + len(results.playouts) - 1}"
+    return "\n".join(
+        [
+            "## Random playouts",
+            "",
+            f"{len(results.playouts)} random playouts with seeds {seeds} (every step each "
+            "role picks uniformly among its legal actions; `gamecheck stats` plays the same "
+            f"playouts). One row per playout: [{name}/playouts.csv]({name}/playouts.csv).",
+            "",
+            "### Game length (steps)",
+            "",
+            markdown_table(tables.length_summary(results)),
+            "",
+            f"![game length histogram]({name}/lengths.png)",
+            "",
+            "### Branching factor (legal joint actions per step, over all steps)",
+            "",
+            markdown_table(tables.branching_summary(results)),
+            "",
+            f"![branching factor histogram]({name}/branching.png)",
+            "",
+            f"### Outcomes (goal values of {', '.join(stats.roles)})",
+            "",
+            markdown_table(tables.outcome_frequencies(results)),
+            "",
+            f"![outcome frequencies]({name}/outcomes.png)",
+        ]
+    )
+
+
+def _sudoku(sudoku: SudokuResults) -> str:
+    answer = sudoku.answer
+    game = answer.game
+    lines = [
+        f"## Sudoku {game.instance}",
+        "",
+        f"The built-in instance, {game.step_bound} blanks:",
+        "",
+        "```",
+        grid_text(game.givens),
+        "```",
+        "",
+    ]
+    if answer.solutions:
+        lines += ["Its solution:", "", "```", grid_text(answer.solutions[0]), "```", ""]
+    lines.append(_uniqueness(answer))
+    if answer.replayed:
+        lines.append(
+            f"Every solution found was replayed as {game.step_bound} legal `(mark i j k l d)` "
+            "actions of the game, ending in a terminal state with goal 100."
+        )
+    lines += [
+        "",
+        "### All instances",
+        "",
+        f"Solutions counted by both backends (which agree), up to {sudoku.cap}:",
+        "",
+        markdown_table(tables.sudoku_instances(sudoku)),
+    ]
+    return "\n".join(lines)
+
+
+def _uniqueness(answer) -> str:
+    if answer.unique:
+        return "Unique: proved (both backends show that no second solution exists)."
+    if answer.unique is False:
+        return "Not unique: a second solution was found."
+    return "Uniqueness unknown: the time limit ran out."
+
+
+def _solver_figures(results: GameResults) -> str:
+    name = results.name
+    skipped = (
+        []
+        if "cpsat" in results.verifications
+        else [
+            "",
+            "The CP-SAT backend was not run in this (quick) run, so there is nothing to compare.",
+        ]
+    )
+    lines = [
+        "## Solver figures",
+        "",
+        MACHINE_DEPENDENT_START,
+        "",
+        "*Everything in this section depends on the machine: times, and answers that a time "
+        "limit cut short. Measured on the machine that produced the report, with other work "
+        "sharing its cores.*",
+        "",
+        "Time per question with each backend (`gamecheck verify --backend cnf|cpsat`); a "
+        "question's time includes the encoding of any new layers it needed:",
+        *skipped,
+        "",
+        markdown_table(tables.solver_figures(results)),
+        "",
+        f"![solver time per question]({name}/solver_times.png)",
+        "",
+        "Size of the ground system and of the unrolled encoding at the deepest layer reached:",
+        "",
+        markdown_table(tables.encoding_sizes(results)),
+        "",
+        f"All times of this run, in seconds: [{name}/timings.csv]({name}/timings.csv).",
+        "",
+        markdown_table(tables.timings(results)),
+        "",
+        MACHINE_DEPENDENT_END,
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,610 @@
+"""`gamecheck verify`: prove or refute the consistency of a game's rules on its ground
+transition system, with a SAT (CNF) or CP-SAT backend.
+
+Every question is a reachability query on the unrolled system (solvers/ground/unroll.py): "is
+there a line of play to a layer where ... holds?". UNSAT proves the answer for every
+reachable state up to the depth asked; SAT gives a line of play, which is replayed on the
+plain move generator and on the GDL reasoner before it is reported. The longest game comes
+first: once no non-terminal state is reachable at some depth, every other question covers
+all reachable states and its answer is complete.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from gamecheck.analysis.loading import checking_games, load_rule_sheet
+from gamecheck.analysis.replay import ReplayError, replay_line
+from gamecheck.models.base import Game
+from gamecheck.solvers.ground.circuit import Circuit
+from gamecheck.solvers.ground.grounder import ground
+from gamecheck.solvers.ground.invariants import PLAYOUTS, Invariants, find_invariants
+from gamecheck.solvers.ground.sampling import Playouts, random_playouts
+from gamecheck.solvers.ground.transition import TransitionSystem
+from gamecheck.solvers.ground.unroll import TIMEOUT, Line, Unrolling
+from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
+from gamecheck.solvers.ground.unroll_cpsat import CpSatUnrolling
+
+PROVED, REFUTED, FOUND, NONE, UNKNOWN = "proved", "refuted", "found", "none", "unknown"
+WIN = 100
+BACKENDS = ("cnf", "cpsat")
+INDUCTION_DEPTHS = (1, 2, 4)
+"""A search for a state tries k-induction with these k, each once lines of play of k steps
+are searched; it settles "no such state" without unrolling to the end of the game."""
+INDUCTION_SECONDS = 20.0
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer: its status, its value where there is one, and the line of play that
+    witnesses it (GDL text, one list of actions in role order per step)."""
+
+    status: str
+    value: object = None
+    witness: tuple[tuple[str, ...], ...] | None = None
+    detail: str = ""
+    seconds: float = 0.0
+
+    def to_json(self) -> dict:
+        result = {"status": self.status, "seconds": round(self.seconds, 3)}
+        if self.value is not None:
+            result["value"] = self.value
+        if self.witness is not None:
+            result["witness"] = [list(step) for step in self.witness]
+        if self.detail:
+            result["detail"] = self.detail
+        return result
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """The goal vectors (role order) of reachable terminal states, each with a line of play
+    to one; `complete` when it is proved that no other vector occurs."""
+
+    vectors: tuple[tuple, ...]
+    witnesses: tuple[tuple[tuple[str, ...], ...], ...]
+    complete: bool
+    seconds: float = 0.0
+
+    @property
+    def status(self) -> str:
+        return PROVED if self.complete else UNKNOWN
+
+    def to_json(self) -> dict:
+        return {
+            "status": self.status,
+            "value": [list(vector) for vector in self.vectors],
+            "witnesses": [[list(step) for step in line] for line in self.witnesses],
+            "seconds": round(self.seconds, 3),
+        }
+
+
+@dataclass
+class Verification:
+    """All answers of `gamecheck verify` for one game and backend."""
+
+    game: str
+    roles: tuple[str, ...]
+    backend: str
+    horizon: int
+    complete: bool
+    """Whether the longest game is proved, so every answer covers every reachable state."""
+    longest_game: Answer
+    shortest_game: Answer
+    playability: Answer
+    goal_definedness: Answer
+    outcomes: Outcomes
+    earliest_win: dict[str, Answer]
+    seconds: float
+    encoding: dict[str, int] = field(default_factory=dict)
+    system_size: dict[str, int] = field(default_factory=dict)
+    invariant_statistics: dict[str, float] = field(default_factory=dict)
+    certificate: str | None = None
+    """With the cnf backend and a proved longest game: DIMACS text, UNSAT iff no line of play
+    reaches a non-terminal state at the depth the proof names."""
+
+    def to_json(self) -> dict:
+        return {
+            "game": self.game,
+            "roles": list(self.roles),
+            "backend": self.backend,
+            "horizon": self.horizon,
+            "complete": self.complete,
+            "longest_game": self.longest_game.to_json(),
+            "shortest_game": self.shortest_game.to_json(),
+            "playability": self.playability.to_json(),
+            "goal_definedness": self.goal_definedness.to_json(),
+            "outcomes": self.outcomes.to_json(),
+            "earliest_win": {role: a.to_json() for role, a in self.earliest_win.items()},
+            "seconds": round(self.seconds, 3),
+            "encoding": self.encoding,
+            "system": self.system_size,
+            "invariants": self.invariant_statistics,
+        }
+
+
+def verify_game(
+    spec: str,
+    *,
+    backend: str = "cnf",
+    horizon: int,
+    time_limit: float | None = None,
+    sat_solver: str | None = None,
+    invariants: bool = True,
+    dimacs: str | None = None,
+    progress: Callable[[str], None] = lambda _: None,
+) -> Verification:
+    """Every answer of `gamecheck verify` for a built-in game or a rule sheet."""
+    start = time.monotonic()
+    deadline = None if time_limit is None else start + time_limit
+    progress("grounding")
+    sheet = load_rule_sheet(spec)
+    system = ground(sheet.rules, sheet.name)
+    size = system.size()
+    progress("random playouts")
+    playouts = random_playouts(system, PLAYOUTS, max_steps=horizon)
+    found = Invariants()
+    if invariants:
+        progress("invariants")
+        found = find_invariants(system, playouts=playouts, sat_solver=sat_solver)
+    unrolling = make_unrolling(system, backend, sat_solver=sat_solver, record=bool(dimacs))
+    unrolling.use_invariants(found)
+    states = None
+    if found.state:
+        states = make_unrolling(system, backend, sat_solver=sat_solver, free_start=True)
+        states.use_invariants(found)
+    verifier = Verifier(
+        unrolling,
+        checking_games(spec),
+        horizon=horizon,
+        deadline=deadline,
+        progress=progress,
+        states=states,
+        playouts=playouts,
+    )
+    result = verifier.run()
+    result.seconds = time.monotonic() - start
+    result.system_size = size
+    result.invariant_statistics = found.statistics
+    if dimacs and result.complete and isinstance(unrolling, CnfUnrolling):
+        result.certificate = unrolling.dimacs(
+            [
+                unrolling.alive(verifier.deepest),
+                -unrolling.literal(system.terminal, verifier.deepest),
+            ],
+            f"gamecheck verify {spec}: UNSAT iff no line of play reaches a non-terminal state "
+            f"after {verifier.deepest} steps (proved invariants included as clauses)",
+        )
+    return result
+
+
+def make_unrolling(
+    system: TransitionSystem,
+    backend: str,
+    *,
+    sat_solver: str | None = None,
+    record: bool = False,
+    free_start: bool = False,
+) -> Unrolling:
+    """The unrolled system on a backend (`cnf` or `cpsat`)."""
+    if backend == "cpsat":
+        return CpSatUnrolling(system, free_start=free_start)
+    options = {"sat_solver": sat_solver} if sat_solver else {}
+    return CnfUnrolling(system, record=record, free_start=free_start, **options)
+
+
+class _Timeout(Exception):
+    """The time limit passed during a query."""
+
+
+class Verifier:
+    """Asks the questions of `gamecheck verify` of one unrolled transition system."""
+
+    def __init__(
+        self,
+        unrolling: Unrolling,
+        checkers: Sequence[Game],
+        *,
+        horizon: int,
+        deadline: float | None = None,
+        progress: Callable[[str], None] = lambda _: None,
+        states: Unrolling | None = None,
+        playouts: Playouts | None = None,
+    ):
+        self.unrolling = unrolling
+        self.states = states
+        self.playouts = playouts
+        """Random playouts: a line one of them plays answers a question that asks for a
+        line without a solver (it is replayed like any other)."""
+        """A free-start unrolling under the proved invariants: a condition no state there
+        satisfies holds in no reachable state, which settles a question without search."""
+        self.system: TransitionSystem = unrolling.system
+        self.checkers = checkers
+        self.horizon = horizon
+        self.deadline = deadline
+        self.progress = progress
+        self.conditions = _Conditions(self.system)
+        self.shortest_depth = 0
+        """No terminal state is reachable in fewer steps (once the shortest game is known)."""
+        self.deepest: int | None = None
+        """The last depth any question needs: one past the deepest non-terminal state."""
+
+    def run(self) -> Verification:
+        start = time.monotonic()
+        roles = self.system.roles
+        longest = self._timed(self.longest_game)
+        answers = {
+            "shortest_game": self._timed(self.shortest_game),
+            "playability": self._timed(self.playability),
+            "goal_definedness": self._timed(self.goal_definedness),
+        }
+        outcomes = self.outcomes()
+        wins = {role: self._timed(lambda r=r: self.earliest_win(r)) for r, role in enumerate(roles)}
+        return Verification(
+            game=self.system.name,
+            roles=roles,
+            backend=self.unrolling.name,
+            horizon=self.horizon,
+            complete=self._complete(),
+            longest_game=longest,
+            outcomes=outcomes,
+            earliest_win=wins,
+            seconds=time.monotonic() - start,
+            encoding=self.unrolling.size(),
+            **answers,
+        )
+
+    # -- the questions -------------------------------------------------------------------
+    def longest_game(self) -> Answer:
+        """The most steps any game can last, proved by a depth with no non-terminal state.
+        The first such depth comes from the counters where there are some (no state the
+        invariants allow is non-terminal that deep), else from probes at 1, 2, 4, ...;
+        then a binary search below it."""
+        self.progress("longest game")
+        nonterminal = -self.system.terminal
+        if self._find(nonterminal, [0]) is None:
+            self.deepest = 0
+            return self._longest_ending_by(0)
+        low, high = 0, self._counted_bound(nonterminal)  # non-terminal at low, none from high
+        if high is not None and high - 1 > low and self._find(nonterminal, [high - 1]):
+            low = high - 1
+        while high is None:
+            probe = min(max(1, 2 * low), self.horizon)
+            if probe == low:
+                self.deepest = self.horizon
+                return Answer(
+                    UNKNOWN,
+                    detail=f"a non-terminal state is reachable at depth {self.horizon} "
+                    "(the horizon): the game lasts longer or never ends",
+                )
+            if self._find(nonterminal, [probe]) is None:
+                high = probe
+            else:
+                low = probe
+        while high - low > 1:
+            middle = (low + high) // 2
+            if self._find(nonterminal, [middle]) is not None:
+                low = middle
+            else:
+                high = middle
+        self.deepest = high
+        return self._longest_ending_by(high)
+
+    def _counted_bound(self, condition: int) -> int | None:
+        """The least depth h <= horizon from which on no state the invariants allow
+        satisfies `condition`, where the counters tell a state's depth; None if there is no
+        counter or the bound would lie beyond the horizon."""
+        if self.states is None or not self.states.invariants.counters:
+            return None
+        if self._possible(condition, self.horizon + 1):
+            return None
+        low, high = 0, self.horizon + 1  # possible from low on, impossible from high on
+        while high - low > 1:
+            middle = (low + high) // 2
+            if self._possible(condition, middle):
+                low = middle
+            else:
+                high = middle
+        return high
+
+    def _possible(self, condition: int, from_depth: int) -> bool:
+        answer = self.states.state_possible(condition, self.deadline, from_depth=from_depth)
+        if answer is None:
+            raise _Timeout
+        return answer
+
+    def _longest_ending_by(self, depth: int) -> Answer:
+        """No state at `depth` is non-terminal: the longest game is the deepest terminal
+        state at or before it."""
+        for candidate in range(depth, -1, -1):
+            line = self._find(self.system.terminal, [candidate])
+            if line is not None:
+                witness = self._checked(line, _ends_terminal)
+                return Answer(
+                    PROVED,
+                    candidate,
+                    witness,
+                    f"no non-terminal state is reachable at depth {depth}",
+                )
+        return Answer(NONE, detail="no terminal state is reachable")
+
+    def shortest_game(self) -> Answer:
+        self.progress("shortest game")
+        line = self._shortest(self.system.terminal)
+        if line is None:
+            self.shortest_depth = self._depths().stop
+            return Answer(NONE, detail=f"no terminal state is reachable {self._bound()}")
+        self.shortest_depth = line.depth
+        return Answer(PROVED, line.depth, self._checked(line, _ends_terminal))
+
+    def playability(self) -> Answer:
+        self.progress("playability")
+        condition = self.system.circuit.conj([-self.system.terminal, self.conditions.stuck()])
+        line = self._shortest(condition)
+        if line is None:
+            return Answer(
+                PROVED,
+                detail=f"every role has a legal action in every reachable "
+                f"non-terminal state {self._bound()}",
+            )
+        witness = self._checked(line, _some_role_stuck)
+        return Answer(
+            REFUTED,
+            line.depth,
+            witness,
+            f"after {line.depth} steps {self._stuck_roles(line)} has no legal action",
+        )
+
+    def goal_definedness(self) -> Answer:
+        self.progress("goal definedness")
+        condition = self.system.circuit.conj([self.system.terminal, self.conditions.bad_goals()])
+        line = self._shortest(condition)
+        if line is None:
+            return Answer(
+                PROVED,
+                detail=f"every role has exactly one goal value in 0..100 in "
+                f"every reachable terminal state {self._bound()}",
+            )
+        witness = self._checked(line, _goals_undefined)
+        return Answer(
+            REFUTED,
+            line.depth,
+            witness,
+            f"after {line.depth} steps the goal values are {self._goal_sets(line)}",
+        )
+
+    def outcomes(self) -> Outcomes:
+        """Every goal vector of a reachable terminal state."""
+        start = time.monotonic()
+        self.progress("outcomes")
+        vectors, witnesses = [], []
+        circuit = self.system.circuit
+        try:
+            while True:
+                others = [-self.conditions.goals_equal(vector) for vector in vectors]
+                condition = circuit.conj([self.system.terminal, *others])
+                line = (
+                    None if self._impossible(condition) else self._find(condition, self._depths())
+                )
+                if line is None:
+                    return Outcomes(
+                        tuple(vectors), tuple(witnesses), self._complete(), time.monotonic() - start
+                    )
+                vector = self._goal_vector(line)
+                witnesses.append(self._checked(line, _ends_with_goals(vector)))
+                vectors.append(vector)
+        except _Timeout:
+            return Outcomes(tuple(vectors), tuple(witnesses), False, time.monotonic() - start)
+
+    def earliest_win(self, role: int) -> Answer:
+        name = self.system.roles[role]
+        self.progress(f"earliest win of {name}")
+        win = self.system.goals[role].get(WIN)
+        if win is None:
+            return Answer(NONE, detail=f"the rules never give {name} {WIN}")
+        condition = self.system.circuit.conj([self.system.terminal, win])
+        line = self._shortest(condition, lower=self.shortest_depth)
+        if line is None:
+            return Answer(
+                NONE, detail=f"no reachable terminal state gives {name} {WIN} {self._bound()}"
+            )
+        return Answer(FOUND, line.depth, self._checked(line, _ends_with_goal(role, WIN)))
+
+    # -- helpers -------------------------------------------------------------------------
+    def _timed(self, question: Callable[[], Answer]) -> Answer:
+        start = time.monotonic()
+        try:
+            answer = question()
+        except _Timeout:
+            answer = Answer(UNKNOWN, detail="the time limit ran out")
+        return Answer(
+            answer.status, answer.value, answer.witness, answer.detail, time.monotonic() - start
+        )
+
+    def _impossible(self, condition: int) -> bool:
+        """Whether no state satisfying the invariants satisfies `condition`."""
+        return self.states is not None and not self._possible(condition, 0)
+
+    def _find(self, condition: int, depths) -> Line | None:
+        if self.playouts is not None:
+            line = self.playouts.find(self.system, condition, depths)
+            if line is not None:
+                return line
+        result = self.unrolling.find(condition, depths, deadline=self.deadline)
+        if result == TIMEOUT:
+            raise _Timeout
+        return result
+
+    def _depths(self) -> range:
+        last = self.horizon if self.deepest is None else self.deepest
+        return range(0, last + 1)
+
+    def _shortest(self, condition: int, lower: int = 0) -> Line | None:
+        """The shortest line of play to a state satisfying `condition` (none shorter than
+        `lower` steps is asked for), or None. Windows of depths twice as wide each time,
+        from `lower` up, until one holds such a state (short queries are cheap, and most
+        answers are short); then a binary search below the line found."""
+        if self._impossible(condition):
+            return None
+        stop, low, width = self._depths().stop, lower, 1
+        best, untried = None, list(INDUCTION_DEPTHS)
+        while best is None:
+            if low >= stop:
+                return None
+            high = min(low + width, stop)
+            best = self._find(condition, range(low, high))
+            if best is None:
+                low, width = high, 2 * width
+                if self._inductive(condition, low, untried):
+                    return None
+        while low < best.depth:  # proved: no such state at a depth below `low`
+            middle = (low + best.depth) // 2
+            shorter = self._find(condition, range(low, middle + 1))
+            if shorter is None:
+                low = middle + 1
+            else:
+                best = shorter
+        return best
+
+    def _inductive(self, condition: int, searched: int, untried: list[int]) -> bool:
+        """Whether k-induction proves that no reachable state satisfies `condition`, for
+        the k of `untried` (taken out once tried) that the lines of play searched so far,
+        all shorter than `searched` steps, cover."""
+        while self.states is not None and untried and untried[0] <= searched:
+            k = untried.pop(0)
+            budget = time.monotonic() + INDUCTION_SECONDS
+            deadline = budget if self.deadline is None else min(self.deadline, budget)
+            if self.states.inductive(condition, k, deadline):
+                return True
+        return False
+
+    def _complete(self) -> bool:
+        return self.deepest is not None and self.deepest < self.horizon
+
+    def _bound(self) -> str:
+        if self._complete():
+            return "(all reachable states)"
+        return f"(up to depth {self.horizon}, the horizon)"
+
+    def _texts(self, line: Line) -> tuple[tuple[str, ...], ...]:
+        system = self.system
+        return tuple(
+            tuple(system.action_text(role, action) for role, action in enumerate(joint))
+            for joint in line.steps
+        )
+
+    def _final_state(self, line: Line) -> frozenset[int]:
+        state = self.system.initial
+        for joint in line.steps:
+            state = self.system.successor(state, joint)
+        return state
+
+    def _goal_vector(self, line: Line) -> tuple:
+        values = self.system.evaluate(self._final_state(line))
+        vector = []
+        for goals in self.system.goals:
+            held = sorted(v for v, literal in goals.items() if _value(values, literal))
+            vector.append(held[0] if len(held) == 1 else tuple(held))
+        return tuple(vector)
+
+    def _goal_sets(self, line: Line) -> str:
+        vector = self._goal_vector(line)
+        return ", ".join(
+            f"{role} {value}" for role, value in zip(self.system.roles, vector, strict=True)
+        )
+
+    def _stuck_roles(self, line: Line) -> str:
+        legal = self.system.legal_actions(self._final_state(line))
+        return " and ".join(
+            role for role, acts in zip(self.system.roles, legal, strict=True) if not acts
+        )
+
+    def _checked(self, line: Line, claim: Callable[[Game, object], bool]):
+        """The line as GDL text, after replaying it on every checking game and confirming
+        the claim about its last state; ReplayError if any check fails."""
+        witness = self._texts(line)
+        for game in self.checkers:
+            replay = replay_line(game, witness)
+            if not claim(game, replay.states[-1]):
+                raise ReplayError(
+                    f"{game.name}: the line of play found by {self.unrolling.name} "
+                    f"({line.depth} steps) does not end as the solver claims"
+                )
+        return witness
+
+
+class _Conditions:
+    """Circuit literals for the questions, built once on the system's circuit."""
+
+    def __init__(self, system: TransitionSystem):
+        self.system = system
+        self.circuit: Circuit = system.circuit
+
+    def stuck(self) -> int:
+        """Some role has no legal action."""
+        return self.circuit.disj(
+            self.circuit.conj(-lit for lit in legal) for legal in self.system.legal
+        )
+
+    def bad_goals(self) -> int:
+        """Some role has no goal value, several, or one outside 0..100."""
+        circuit = self.circuit
+        bad = []
+        for goals in self.system.goals:
+            literals = list(goals.values())
+            bad.append(-circuit.disj(literals))
+            bad.append(-circuit.at_most_one(literals))
+            bad.extend(lit for v, lit in goals.items() if not (isinstance(v, int) and v <= 100))
+        return circuit.disj(bad)
+
+    def goals_equal(self, vector: tuple) -> int:
+        """The goal values are exactly `vector` (per role a value or a tuple of values)."""
+        parts = []
+        for goals, wanted in zip(self.system.goals, vector, strict=True):
+            wanted = set(wanted) if isinstance(wanted, tuple) else {wanted}
+            parts.extend(lit if v in wanted else -lit for v, lit in goals.items())
+        return self.circuit.conj(parts)
+
+
+def _value(values: list[bool], literal: int) -> bool:
+    return values[literal] if literal > 0 else not values[-literal]
+
+
+def _goal_values(game: Game, state) -> list[set]:
+    """Every goal value of every role (a GDL game may give none or several)."""
+    if hasattr(game, "goal_values"):
+        return [set(values) for values in game.goal_values(state).values()]
+    return [{value} for value in game.goals(state)]
+
+
+def _ends_terminal(game: Game, state) -> bool:
+    return game.is_terminal(state)
+
+
+def _some_role_stuck(game: Game, state) -> bool:
+    return not game.is_terminal(state) and any(not game.legal(state, r) for r in game.roles)
+
+
+def _goals_undefined(game: Game, state) -> bool:
+    return game.is_terminal(state) and any(
+        len(values) != 1 or not all(isinstance(v, int) and 0 <= v <= 100 for v in values)
+        for values in _goal_values(game, state)
+    )
+
+
+def _ends_with_goal(role: int, goal: int):
+    def claim(game: Game, state) -> bool:
+        return game.is_terminal(state) and goal in _goal_values(game, state)[role]
+
+    return claim
+
+
+def _ends_with_goals(vector: tuple):
+    expected = [set(v) if isinstance(v, tuple) else {v} for v in vector]
+
+    def claim(game: Game, state) -> bool:
+        return game.is_terminal(state) and _goal_values(game, state) == expected
+
+    return claim

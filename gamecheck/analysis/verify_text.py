@@ -1,0 +1,62 @@
+"""Text of `gamecheck verify` answers, shared by the command line and the reports: the
+questions in order, values with their units, goal vectors, sizes, numbered lines of play."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gamecheck.analysis.verify import Answer, Verification
+
+NOOP = "noop"
+
+
+def answer_rows(result: Verification) -> list[tuple[str, Answer, str]]:
+    """(question, answer, unit of its value) for every question but the outcome set."""
+    rows = [
+        ("longest game", result.longest_game, "steps"),
+        ("shortest game", result.shortest_game, "steps"),
+        ("playability", result.playability, ""),
+        ("goal definedness", result.goal_definedness, ""),
+    ]
+    rows += [
+        (f"earliest win {role}", answer, "steps") for role, answer in result.earliest_win.items()
+    ]
+    return rows
+
+
+def value_text(answer: Answer, unit: str) -> str:
+    """The answer's value with its unit, or the empty string when it has none."""
+    return f"{answer.value} {unit}".strip() if answer.value is not None else ""
+
+
+def goal_text(goal) -> str:
+    """A role's goal in an outcome: its value, or all its values (`0/100`, `-` for none)."""
+    if isinstance(goal, tuple):
+        return "/".join(map(str, goal)) or "-"
+    return str(goal)
+
+
+def vector_text(vector: Sequence) -> str:
+    """A goal vector in role order, e.g. `100 0 0`."""
+    return " ".join(map(goal_text, vector))
+
+
+def sizes_text(counts: dict) -> str:
+    """`{"state_invariants": 41}` as `41 state invariants`."""
+    return ", ".join(f"{value} {key.replace('_', ' ')}" for key, value in counts.items())
+
+
+def joint_text(roles: Sequence[str], joint: Sequence[str]) -> str:
+    """A joint action as the moves that are not noop, each after its role (the action alone
+    in a one-role game); `all noop` when every role passes."""
+    if len(roles) == 1:
+        return joint[0]
+    moves = [
+        f"{role} {action}" for role, action in zip(roles, joint, strict=True) if action != NOOP
+    ]
+    return ", ".join(moves) or "all noop"
+
+
+def numbered_line(roles: Sequence[str], witness: Sequence[Sequence[str]]) -> list[str]:
+    """A line of play, one numbered step a line: `1. red (move 1 4 3 3)`."""
+    return [f"{number}. {joint_text(roles, joint)}" for number, joint in enumerate(witness, 1)]

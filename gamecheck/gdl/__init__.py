@@ -1,0 +1,1 @@
+"""GDL, the language of rule sheets: terms, rules, the KIF parser, lint, the Datalog reasoner."""

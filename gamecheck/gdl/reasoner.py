@@ -1,0 +1,120 @@
+"""The GDL reasoner: roles, initial state, legal, next, terminal and goals from the rules.
+
+Relations fall into three phases by what they depend on: *static* (neither `true` nor
+`does`: computed once per game), *state* (on `true`: legal, terminal, goal and their helpers,
+computed once per state and cached) and *move* (on `does`: next and its helpers, computed per
+state and joint action). Each phase reads the complete models of the earlier ones.
+
+>>> from gamecheck.gdl.parser import parse_rules
+>>> reasoner = Reasoner(parse_rules('''
+...     (role p) (init (count 0)) (succ 0 1) (succ 1 2)
+...     (<= (legal p tick) (true (count ?n)) (succ ?n ?m))
+...     (<= (next (count ?m)) (does p tick) (true (count ?n)) (succ ?n ?m))
+...     (<= terminal (true (count 2))) (<= (goal p 100) terminal)'''))
+>>> state = reasoner.initial_state()
+>>> sorted(state), reasoner.legal(state, "p")
+([('count', '0')], ('tick',))
+>>> sorted(reasoner.next_state(state, ("tick",)))
+[('count', '1')]
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+
+from gamecheck.gdl.datalog import Model, Program, Relation, Statistics
+from gamecheck.gdl.dependencies import DependencyGraph
+from gamecheck.gdl.syntax import GdlError, Rule, normal_rules
+from gamecheck.gdl.terms import Term, term_text
+
+STATIC, STATE, MOVE = "static", "state", "move"
+STATE_CACHE_SIZE = 64
+"""How many state models to keep: a game step asks for terminal, legal, goals and next of one
+state, and search revisits recent states."""
+
+
+class Reasoner:
+    """Evaluates a rule sheet that passed the static checks (gdl/checks.py)."""
+
+    def __init__(self, rules: Sequence[Rule]):
+        normal = [piece for rule in rules for piece in normal_rules(rule)]
+        graph = DependencyGraph(normal)
+        self.program = Program(normal, graph.components)
+        self._phase_components: dict[str, list[frozenset[str]]] = {STATIC: [], STATE: [], MOVE: []}
+        for component in graph.components:
+            self._phase_components[_phase(graph, component)].append(component)
+        self.static_model = self.program.evaluate({}, self._phase_components[STATIC])
+        self.roles = tuple(
+            dict.fromkeys(rule.head.args[0] for rule in rules if rule.head.relation == "role")
+        )
+        self._states: OrderedDict[frozenset, tuple[Model, dict[str, tuple]]] = OrderedDict()
+        """Recent states: their model and the legal actions found so far, per role."""
+
+    @property
+    def statistics(self) -> Statistics:
+        return self.program.statistics
+
+    def initial_state(self) -> frozenset[Term]:
+        return frozenset(args[0] for args in _facts(self.static_model, "init"))
+
+    def state_model(self, state: frozenset[Term]) -> Model:
+        """Every relation that does not depend on `does`, in `state` (cached)."""
+        return self._state(state)[0]
+
+    def _state(self, state: frozenset[Term]) -> tuple[Model, dict[str, tuple]]:
+        cached = self._states.get(state)
+        if cached is not None:
+            self._states.move_to_end(state)
+            return cached
+        model = dict(self.static_model)
+        model["true"] = Relation((fact,) for fact in state)
+        self.program.evaluate(model, self._phase_components[STATE])
+        self._states[state] = cached = (model, {})
+        if len(self._states) > STATE_CACHE_SIZE:
+            self._states.popitem(last=False)
+        return cached
+
+    def legal(self, state: frozenset[Term], role: str) -> tuple[Term, ...]:
+        """The legal actions of `role`, sorted by their text (cached)."""
+        model, legal = self._state(state)
+        if role not in legal:
+            relation = model.get("legal")
+            found = () if relation is None else relation.lookup(((0,),), (role,))
+            legal[role] = tuple(sorted((args[1] for args in found), key=term_text))
+        return legal[role]
+
+    def is_terminal(self, state: frozenset[Term]) -> bool:
+        return bool(_facts(self.state_model(state), "terminal"))
+
+    def goal_values(self, state: frozenset[Term]) -> dict[str, set[int]]:
+        """Every goal value of every role in `state`; GdlError for a value not in 0..100."""
+        values: dict[str, set[int]] = {role: set() for role in self.roles}
+        for role, value in _facts(self.state_model(state), "goal"):
+            if not (isinstance(value, str) and value.isdigit() and int(value) <= 100):
+                raise GdlError(
+                    f"goal value {term_text(value)} of {term_text(role)} is not an integer "
+                    "from 0 to 100"
+                )
+            values.setdefault(role, set()).add(int(value))
+        return values
+
+    def next_state(self, state: frozenset[Term], joint: Sequence[Term]) -> frozenset[Term]:
+        """The state after the joint action (one action per role, in role order)."""
+        model = dict(self.state_model(state))
+        model["does"] = Relation(zip(self.roles, joint, strict=True))
+        self.program.evaluate(model, self._phase_components[MOVE])
+        return frozenset(args[0] for args in _facts(model, "next"))
+
+
+def _phase(graph: DependencyGraph, component: frozenset[str]) -> str:
+    relation = next(iter(component))
+    depends = graph.reaches(relation) | component
+    if "does" in depends:
+        return MOVE
+    return STATE if "true" in depends else STATIC
+
+
+def _facts(model: Model, relation: str) -> set[tuple]:
+    found = model.get(relation)
+    return set() if found is None else found.known

@@ -1,0 +1,516 @@
+"""Invariants of a transition system, guessed from random playouts and proved by induction.
+
+Deep reachability questions often turn on arguments a SAT solver cannot find on its own:
+"a cube is placed every step, so the pyramid cannot be full before step 84" is a counting
+argument, and CDCL search rediscovers counting only at exponential cost. So we look for the
+arguments first and hand them to the solver as constraints on every layer:
+
+* state invariants, each a circuit literal true in every reachable state: a fluent that
+  never holds (or always does), at most / at least one fluent of a group (fluents that
+  differ in one argument only, e.g. the values of one cell), an implication between two
+  groups being occupied (a cube here needs the cubes under it), and no two roles' goal
+  values that never occur together;
+* counters: a weighted count of true fluents (or occupied groups) that grows by exactly
+  one every step, e.g. the filled cells of a sudoku or 3 x marks + selections in 3D
+  tic-tac-toe, so at layer t it equals its initial value plus t.
+
+Candidates are the guesses that every sampled state satisfies (solvers/ground/sampling.py). The
+proof is Houdini's induction: assume all remaining state candidates in an arbitrary state,
+take one legal step from it, and ask the SAT solver for a candidate that fails afterwards;
+drop every candidate the model breaks and ask again, until the answer is UNSAT. What
+remains holds initially and is preserved by every step, so it holds in every reachable
+state. Counters are then proved the same way, under the proved state invariants.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from gamecheck.gdl.terms import Term, term_text
+from gamecheck.solvers.ground.circuit import value
+from gamecheck.solvers.ground.sampling import BatchCircuit, Playouts, random_playouts
+from gamecheck.solvers.ground.transition import TransitionSystem
+from gamecheck.solvers.ground.unroll import holds, negate
+from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
+
+PLAYOUTS = 1024
+MAX_STEPS = 1000
+MAX_SAMPLES = 8192
+"""Distinct sampled states that candidates are checked against (a seeded random choice)."""
+COUNTER_PLAYOUTS = 64
+"""Playouts whose steps suggest counters (plenty: a counter must fit every step exactly)."""
+MAX_WEIGHT = 12
+MIN_EXPECTED = 5.0
+"""A two-literal clause is a candidate only if, were its literals independent, the samples
+would falsify it this many times on average: never seeing it fail then means something."""
+SMALL_RELATION = 48
+MAX_LABELS = 10
+"""Up to this many numbers in one argument are labels (digits 1-9); more are quantities."""
+"""Relations with at most this many fluents are bookkeeping (control, turn, selections)."""
+INDUCTION_DEPTHS = (1, 2, 4)
+"""Counters are proved by k-induction for these k, the smallest first."""
+EXCLUSION_SECONDS = 20.0
+"""Time for proving exclusions between the fluents of large relations; if it runs out,
+they are left out (what is proved stands without them)."""
+
+
+@dataclass(frozen=True)
+class StateInvariant:
+    """A circuit literal that holds in every reachable state."""
+
+    literal: int
+    description: str
+
+
+@dataclass(frozen=True)
+class Counter:
+    """At layer t: the sum over features of weight * (number of true literals) equals
+    start + t. `steps` are the ways a step may change the features, each a tuple of
+    (rises, falls) per feature: how many of its literals become true, and false."""
+
+    features: tuple[tuple[int, tuple[int, ...]], ...]
+    start: int
+    steps: tuple[tuple[tuple[int, int], ...], ...]
+    description: str
+
+    @property
+    def terms(self) -> list[tuple[int, int]]:
+        """(weight, literal) for every literal of every feature."""
+        return [(weight, literal) for weight, literals in self.features for literal in literals]
+
+
+@dataclass
+class Invariants:
+    state: list[StateInvariant] = field(default_factory=list)
+    counters: list[Counter] = field(default_factory=list)
+    statistics: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Feature:
+    """A count over a state: how many of `literals` hold."""
+
+    literals: tuple[int, ...]
+    description: str
+
+
+def find_invariants(
+    system: TransitionSystem,
+    *,
+    playouts: Playouts | None = None,
+    seed: int = 0,
+    sat_solver: str | None = None,
+) -> Invariants:
+    """Proved state invariants and counters of the system, guessed from `playouts`
+    (PLAYOUTS seeded random playouts if none are given)."""
+    start = time.monotonic()
+    if playouts is None:
+        playouts = random_playouts(system, PLAYOUTS, max_steps=MAX_STEPS, seed=seed)
+    trajectory, lengths = playouts.states, playouts.lengths
+    groups = _groups(system.fluents)
+    occupied = {
+        key: system.circuit.disj(system.fluent_nodes[i] for i in members)
+        for key, members in groups.items()
+    }
+    samples = _distinct_sample(playouts.visited(), seed)
+    values = _node_values(system, samples)
+    candidates = _state_candidates(system, groups, occupied, values)
+    exclusions = _exclusions(system, values)
+    options = {} if sat_solver is None else {"sat_solver": sat_solver}
+    prover = _Induction(system, options)
+    state = prover.houdini(candidates)
+    deadline = time.monotonic() + EXCLUSION_SECONDS
+    state += prover.houdini(exclusions, proved=state, deadline=deadline) or []
+    features = _features(system, groups, occupied)
+    counters = next(
+        (
+            [counter]
+            for counter in _counter_candidates(
+                system, features, trajectory[:, :COUNTER_PLAYOUTS], lengths[:COUNTER_PLAYOUTS]
+            )
+            if prover.counts_steps(counter, state)
+        ),
+        [],
+    )
+    prover.close()
+    return Invariants(
+        state,
+        counters,
+        {
+            "candidates": len(candidates) + len(exclusions),
+            "state_invariants": len(state),
+            "counters": len(counters),
+            "samples": len(samples),
+            "seconds": round(time.monotonic() - start, 3),
+        },
+    )
+
+
+# -- candidates ----------------------------------------------------------------------------
+def _groups(fluents: tuple[Term, ...]) -> dict[tuple, list[int]]:
+    """Fluents that differ in one argument only, keyed by (relation, position, the other
+    arguments): the possible values of one thing, such as one cell's mark."""
+    groups: dict[tuple, list[int]] = {}
+    for index, fluent in enumerate(fluents):
+        if isinstance(fluent, str):
+            continue
+        relation, args = fluent[0], fluent[1:]
+        for position in range(len(args)):
+            rest = args[:position] + args[position + 1 :]
+            groups.setdefault((relation, position, rest), []).append(index)
+    return groups
+
+
+def _distinct_sample(states: np.ndarray, seed: int) -> np.ndarray:
+    """At most MAX_SAMPLES distinct states (rows), chosen at random with the seed."""
+    packed = np.packbits(states, axis=1)
+    _, first = np.unique(packed.view(f"V{packed.shape[1]}").ravel(), return_index=True)
+    states = states[np.sort(first)]
+    if len(states) > MAX_SAMPLES:
+        chosen = np.random.default_rng(seed).choice(len(states), MAX_SAMPLES, replace=False)
+        states = states[np.sort(chosen)]
+    return states
+
+
+def _node_values(system: TransitionSystem, states: np.ndarray) -> np.ndarray:
+    """The value of every circuit node (rows) in every sampled state (columns)."""
+    return BatchCircuit(system).node_values(system, states)
+
+
+def _row(values: np.ndarray, literal: int) -> np.ndarray:
+    return values[literal] if literal > 0 else ~values[-literal]
+
+
+def _state_candidates(system, groups, occupied, values) -> list[StateInvariant]:
+    circuit = system.circuit
+    candidates = []
+    for index, node in enumerate(system.fluent_nodes):
+        row = values[node]
+        name = term_text(system.fluents[index])
+        if row.all():
+            candidates.append(StateInvariant(node, f"{name} always holds"))
+    for key, members in groups.items():
+        if len(members) < 2:
+            continue
+        count = values[[system.fluent_nodes[i] for i in members]].sum(axis=0)
+        lits = [system.fluent_nodes[i] for i in members]
+        if (count <= 1).all() and count.any():
+            candidates.append(
+                StateInvariant(circuit.at_most_one(lits), f"at most one {_group_text(key)}")
+            )
+        if (count >= 1).all():
+            candidates.append(StateInvariant(occupied[key], f"some {_group_text(key)}"))
+    candidates += _implications(system, occupied, values)
+    candidates += _goal_exclusions(system, values)
+    return candidates
+
+
+def _implications(system, occupied, values) -> list[StateInvariant]:
+    """Two-literal clauses no sample contradicts: between occupied groups of one family
+    (`a cube here needs the cubes under it`), and among the fluents and occupied groups of
+    small relations, which hold the bookkeeping of whose turn it is (`xcolumn in control:
+    no column selected yet`)."""
+    families: dict[tuple, list[tuple]] = {}
+    for key in occupied:
+        families.setdefault(key[:2], []).append(key)
+    found = []
+    for keys in families.values():
+        atoms = [(occupied[key], _group_text(key)) for key in keys]
+        found += _binary_clauses(system.circuit, atoms, values, (False,), (True,))
+    small = _small_relations(system.fluents)
+    atoms = [
+        (node, term_text(fluent))
+        for node, fluent in zip(system.fluent_nodes, system.fluents, strict=True)
+        if _relation(fluent) in small
+    ]
+    atoms += [(lit, _group_text(key)) for key, lit in occupied.items() if key[0] in small]
+    return found + _binary_clauses(system.circuit, atoms, values)
+
+
+def _exclusions(system, values) -> list[StateInvariant]:
+    """Pairs of fluents of one large relation that never hold together (`no digit twice in
+    a row`). Relations that count (an argument takes more than MAX_LABELS numbers, like
+    cube counts or steps) are left out: their exclusions say how far play has gone."""
+    small = _small_relations(system.fluents)
+    by_relation: dict[str, list[tuple[int, str]]] = {}
+    for node, fluent in zip(system.fluent_nodes, system.fluents, strict=True):
+        if _relation(fluent) not in small:
+            by_relation.setdefault(_relation(fluent), []).append((node, fluent))
+    found = []
+    for _, members in sorted(by_relation.items()):
+        if _counts_something([fluent for _, fluent in members]):
+            continue
+        atoms = [(node, term_text(fluent)) for node, fluent in members]
+        found += _binary_clauses(system.circuit, atoms, values, (False,), (False,))
+    return found
+
+
+def _small_relations(fluents) -> set[str]:
+    sizes: dict[str, int] = {}
+    for fluent in fluents:
+        sizes[_relation(fluent)] = sizes.get(_relation(fluent), 0) + 1
+    return {relation for relation, size in sizes.items() if size <= SMALL_RELATION}
+
+
+def _counts_something(fluents) -> bool:
+    """Whether some argument position takes more than MAX_LABELS distinct numbers."""
+    numbers: dict[int, set[str]] = {}
+    for fluent in fluents:
+        for position, arg in enumerate(fluent[1:] if isinstance(fluent, tuple) else ()):
+            if isinstance(arg, str) and arg.isdigit():
+                numbers.setdefault(position, set()).add(arg)
+    return any(len(found) > MAX_LABELS for found in numbers.values())
+
+
+def _relation(fluent: Term) -> str:
+    return fluent if isinstance(fluent, str) else fluent[0]
+
+
+def _binary_clauses(
+    circuit, atoms, values, signs_a=(True, False), signs_b=(True, False)
+) -> list[StateInvariant]:
+    """Clauses `a or b` (a and b with the given signs) over pairs of distinct atoms that no
+    sample falsifies, though independent literals would falsify it MIN_EXPECTED times."""
+    if len(atoms) < 2:
+        return []
+    rows = np.array([_row(values, literal) for literal, _ in atoms], dtype=np.float32)
+    found = []
+    for positive_a, positive_b in itertools.product(signs_a, signs_b):
+        false_a = 1 - rows if positive_a else rows
+        false_b = 1 - rows if positive_b else rows
+        both_false = false_a @ false_b.T
+        support_a, support_b = false_a.sum(axis=1), false_b.sum(axis=1)
+        expected = support_a[:, None] * support_b[None, :] / rows.shape[1]
+        keep = (both_false == 0) & (expected >= MIN_EXPECTED)
+        for a, b in zip(*np.nonzero(keep), strict=True):
+            if a == b or (positive_a == positive_b and a > b):
+                continue
+            (lit_a, text_a), (lit_b, text_b) = atoms[a], atoms[b]
+            lit_a, lit_b = (lit_a if positive_a else -lit_a), (lit_b if positive_b else -lit_b)
+            text = (
+                f"{'' if positive_a else 'not '}{text_a} or {'' if positive_b else 'not '}{text_b}"
+            )
+            found.append(StateInvariant(circuit.disj([lit_a, lit_b]), text))
+    return found
+
+
+def _goal_exclusions(system, values) -> list[StateInvariant]:
+    """Goal values of two roles that never hold together."""
+    goals = [
+        (role, value, literal)
+        for role, table in zip(system.roles, system.goals, strict=True)
+        for value, literal in table.items()
+    ]
+    found = []
+    for (r1, v1, l1), (r2, v2, l2) in itertools.combinations(goals, 2):
+        if r1 != r2 and not (_row(values, l1) & _row(values, l2)).any():
+            found.append(
+                StateInvariant(
+                    system.circuit.disj([-l1, -l2]), f"never goal {r1} {v1} with goal {r2} {v2}"
+                )
+            )
+    return found
+
+
+def _group_text(key: tuple) -> str:
+    relation, position, rest = key
+    args = [term_text(a) for a in rest]
+    args.insert(position, "_")
+    return f"({relation} {' '.join(args)})"
+
+
+# -- counters ------------------------------------------------------------------------------
+def _features(system, groups, occupied) -> list[_Feature]:
+    """Counts a counter may weigh: occupied groups of one family, and fluents of one
+    relation with one value at one position."""
+    features: dict[tuple, list[int]] = {}
+    for key, lit in occupied.items():
+        features.setdefault(("occupied", key[0], key[1]), []).append(lit)
+    for index, fluent in enumerate(system.fluents):
+        if isinstance(fluent, str):
+            continue
+        features.setdefault(("relation", fluent[0]), []).append(system.fluent_nodes[index])
+        for position, arg in enumerate(fluent[1:]):
+            features.setdefault(("value", fluent[0], position, arg), []).append(
+                system.fluent_nodes[index]
+            )
+    return [_Feature(tuple(lits), _feature_text(key)) for key, lits in features.items()]
+
+
+def _feature_text(key: tuple) -> str:
+    if key[0] == "occupied":
+        return f"{key[1]} facts distinct apart from argument {key[2] + 1}"
+    if key[0] == "relation":
+        return f"{key[1]} facts"
+    return f"{key[1]} facts with {term_text(key[3])} as argument {key[2] + 1}"
+
+
+def _counter_candidates(system, features, trajectory, lengths) -> list[Counter]:
+    """Weighted sums of at most two features that grow by exactly one on every sampled
+    step, with the ways the sampled steps changed them."""
+    if not features:
+        return []
+    steps, playouts, _ = trajectory.shape
+    values = _node_values(system, trajectory.reshape(steps * playouts, -1))
+    taken = np.arange(steps - 1)[:, None] < lengths[None, :]
+    rises, falls, counts = [], [], []
+    for feature in features:
+        rows = np.array([_row(values, lit) for lit in feature.literals])
+        rows = rows.reshape(len(feature.literals), steps, playouts)
+        before, after = rows[:, :-1, :], rows[:, 1:, :]
+        rises.append((after & ~before).sum(axis=0)[taken])
+        falls.append((before & ~after).sum(axis=0)[taken])
+        counts.append(int(rows[:, 0, 0].sum()))
+    if not len(rises[0]):
+        return []
+    deltas = [r - f for r, f in zip(rises, falls, strict=True)]
+    combinations = [
+        ((int(deltas[j][0]), j),)
+        for j in range(len(features))
+        if deltas[j][0] in (1, -1) and (deltas[j] == deltas[j][0]).all()
+    ]
+    if not combinations:
+        distinct = np.unique(np.array(deltas).T, axis=0).T  # the ways steps change features
+        moving = [j for j in range(len(features)) if distinct[j].any()]
+        for j, k in itertools.combinations(moving, 2):
+            weights = _pair_weights(distinct[j], distinct[k])
+            if weights:
+                combinations.append(((weights[0], j), (weights[1], k)))
+    counters = []
+    for combination in combinations[:4]:
+        changes = np.stack([np.stack([rises[j], falls[j]], axis=1) for _, j in combination], 1)
+        ways = sorted({tuple(map(tuple, change)) for change in changes.tolist()})
+        counters.append(
+            Counter(
+                features=tuple((w, features[j].literals) for w, j in combination),
+                start=sum(w * counts[j] for w, j in combination),
+                steps=tuple(ways),
+                description=" + ".join(f"{w} x ({features[j].description})" for w, j in combination)
+                + " grows by one every step",
+            )
+        )
+    return counters
+
+
+def _pair_weights(a: np.ndarray, b: np.ndarray) -> tuple[int, int] | None:
+    """Small nonzero integers (x, y) with x*a + y*b == 1 in every position, if any: solved
+    exactly on two independent positions, then checked on all."""
+    nonzero = np.flatnonzero(a | b)
+    if not len(nonzero):
+        return None
+    a1, b1 = int(a[nonzero[0]]), int(b[nonzero[0]])
+    determinants = a1 * b - a * b1
+    independent = np.flatnonzero(determinants)
+    if not len(independent):
+        return None
+    a2, b2 = int(a[independent[0]]), int(b[independent[0]])
+    determinant = a1 * b2 - a2 * b1
+    x, y = Fraction(b2 - b1, determinant), Fraction(a1 - a2, determinant)
+    if x.denominator != 1 or y.denominator != 1 or not (x and y):
+        return None
+    x, y = int(x), int(y)
+    if max(abs(x), abs(y)) > MAX_WEIGHT or ((x * a + y * b) != 1).any():
+        return None
+    return x, y
+
+
+# -- proofs --------------------------------------------------------------------------------
+class _Induction:
+    """One step from an arbitrary state, in an incremental SAT solver."""
+
+    def __init__(self, system: TransitionSystem, options: dict):
+        self.system = system
+        self.unrolling = CnfUnrolling(system, free_start=True, **options)
+        self.step = self.unrolling.alive(1)
+
+    def close(self) -> None:
+        self.unrolling.close()
+
+    def houdini(
+        self,
+        candidates: list[StateInvariant],
+        *,
+        proved: Iterable[StateInvariant] = (),
+        deadline: float | None = None,
+    ) -> list[StateInvariant] | None:
+        """The largest subset of candidates that holds initially and is inductive (with
+        the `proved` invariants assumed before and after the step); None if the deadline
+        passed first."""
+        initial = self.system.evaluate(self.system.initial)
+        active = [c for c in candidates if value(initial, c.literal)]
+        unrolling = self.unrolling
+        known = [unrolling.literal(p.literal, t) for p in proved for t in (0, 1)]
+        switches = {}
+        for candidate in active:
+            switch = unrolling.new_variable()
+            unrolling.add_clause([-switch, unrolling.literal(candidate.literal, 0)])
+            switches[candidate] = switch
+        while active:
+            broken = unrolling.new_variable()
+            after = {c: unrolling.literal(c.literal, 1) for c in active}
+            unrolling.add_clause([-broken, *(negate(lit) for lit in after.values())])
+            assumptions = [self.step, broken, *known, *(switches[c] for c in active)]
+            model = unrolling.satisfiable(assumptions, deadline=deadline)
+            unrolling.add_clause([-broken])
+            if model is None:
+                return None
+            if model is False:
+                break
+            active = [c for c in active if holds(after[c], model)]
+        return active
+
+    def counts_steps(self, counter: Counter, state: Iterable[StateInvariant]) -> bool:
+        """Whether every step changes the counter's features in one of its sampled ways
+        (each adds exactly one), by k-induction: after k steps from any state, all of
+        them satisfying the proved invariants, the next step does."""
+        state = list(state)
+        for k in INDUCTION_DEPTHS:
+            unrolling = self.unrolling
+            assumptions = [unrolling.alive(k + 1)]
+            for invariant in state:
+                assumptions += [unrolling.literal(invariant.literal, t) for t in range(k + 2)]
+            options = [
+                unrolling.conjunction(
+                    self._changes(literals, changes[direction], at=k, rising=direction == 0)
+                    for (_, literals), changes in zip(counter.features, way, strict=True)
+                    for direction in (0, 1)
+                )
+                for way in counter.steps
+            ]
+            expected = negate(unrolling.conjunction(negate(option) for option in options))
+            if unrolling.satisfiable([*assumptions, negate(expected)]) is False:
+                return True
+        return False
+
+    def _changes(self, literals: tuple[int, ...], count: int, *, at: int, rising: bool):
+        """A solver literal: exactly `count` of the literals rise (or fall) from layer `at`
+        to the next."""
+        unrolling = self.unrolling
+        changed = []
+        for literal in literals:
+            before, after = unrolling.literal(literal, at), unrolling.literal(literal, at + 1)
+            pair = (after, negate(before)) if rising else (before, negate(after))
+            changed.append(unrolling.conjunction(pair))
+        changed = [lit for lit in changed if lit is not False]
+        if count > len(changed):
+            return False
+        return _exactly(unrolling, changed, count)
+
+
+def _exactly(unrolling, literals: list, k: int):
+    """A solver literal true when exactly k of the (solver) literals are: a unary counter."""
+    reached = [True] + [False] * (k + 1)
+    for literal in literals:
+        for j in range(k + 1, 0, -1):
+            reached[j] = negate(
+                unrolling.conjunction(
+                    [negate(reached[j]), negate(unrolling.conjunction([literal, reached[j - 1]]))]
+                )
+            )
+    return unrolling.conjunction([reached[k], negate(reached[k + 1])])

@@ -1,0 +1,161 @@
+"""Random playouts of a transition system, many at once: the circuit is evaluated level by
+level with numpy over bit-packed batches, 64 playouts to a machine word.
+
+The playouts suggest candidate invariants (solvers/ground/invariants.py), which are then proved,
+and offer lines of play to questions that ask for one (analysis/verify.py), which are then
+replayed on the move generator: nothing is concluded from a playout unchecked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from gamecheck.solvers.ground.circuit import TRUE
+from gamecheck.solvers.ground.transition import TransitionSystem
+from gamecheck.solvers.ground.unroll import Line
+
+ONES = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
+
+
+def pack(rows: np.ndarray) -> np.ndarray:
+    """Boolean rows (rows x n) as words (rows x ceil(n/64)), bit i of a row in word i//64."""
+    rows = np.asarray(rows, dtype=bool)
+    padding = -rows.shape[1] % 64
+    padded = np.pad(rows, ((0, 0), (0, padding)))
+    packed = np.packbits(padded, axis=1, bitorder="little")
+    return np.ascontiguousarray(packed).view(np.uint64)
+
+
+def unpack(words: np.ndarray, width: int) -> np.ndarray:
+    """The first `width` bits of every row of words, as booleans."""
+    bits = np.unpackbits(np.ascontiguousarray(words).view(np.uint8), axis=1, bitorder="little")
+    return bits[:, :width].astype(bool)
+
+
+class BatchCircuit:
+    """A circuit compiled for evaluation over packed batches: gates grouped by depth (only
+    the gates some root literal depends on, when roots are given)."""
+
+    def __init__(self, system: TransitionSystem, roots: list[int] | None = None):
+        children = system.circuit.children
+        wanted = None if roots is None else system.circuit.cone(roots)
+        depth = [0] * len(children)
+        levels: dict[int, list[int]] = {}
+        for node in range(TRUE + 1, len(children)):
+            if children[node] and (wanted is None or node in wanted):
+                depth[node] = 1 + max(depth[abs(child)] for child in children[node])
+                levels.setdefault(depth[node], []).append(node)
+        self.size = len(children)
+        self.levels = []
+        for level in sorted(levels):
+            gates = levels[level]
+            flat = [child for gate in gates for child in children[gate]]
+            self.levels.append(
+                (
+                    np.array(gates),
+                    np.array([abs(child) for child in flat]),
+                    np.where(np.array([child < 0 for child in flat]), ONES, np.uint64(0))[:, None],
+                    np.cumsum([0] + [len(children[gate]) for gate in gates[:-1]]),
+                )
+            )
+
+    def evaluate(self, values: np.ndarray) -> None:
+        """Fill in every gate row of `values` (nodes x words) from its input rows."""
+        values[TRUE] = ONES
+        for gates, children, flips, offsets in self.levels:
+            values[gates] = np.bitwise_and.reduceat(values[children] ^ flips, offsets, axis=0)
+
+    def node_values(self, system: TransitionSystem, states: np.ndarray) -> np.ndarray:
+        """Every node's value (rows) in every state (columns) of states (rows x fluents)."""
+        values = np.zeros((self.size, -(-len(states) // 64)), dtype=np.uint64)
+        values[np.array(system.fluent_nodes)] = pack(states.T)
+        self.evaluate(values)
+        return unpack(values, len(states))
+
+
+@dataclass(frozen=True)
+class Playouts:
+    """Seeded random playouts: `states` (step x playout x fluent; a playout that ended keeps
+    its last state), `lengths` (steps each playout took) and `actions` (step x playout x
+    role: the action index each role chose)."""
+
+    states: np.ndarray
+    lengths: np.ndarray
+    actions: np.ndarray
+
+    def visited(self) -> np.ndarray:
+        """Every state some playout visited, one row each (with repetitions)."""
+        steps = np.arange(self.states.shape[0])[:, None]
+        return self.states[steps <= self.lengths[None, :]]
+
+    def find(self, system: TransitionSystem, condition: int, depths) -> Line | None:
+        """The line of a playout that reaches a state satisfying `condition` (a circuit
+        literal over fluents) after a number of steps in `depths`, the shallowest first."""
+        wanted = np.zeros(self.states.shape[0], dtype=bool)
+        wanted[[t for t in depths if t < len(wanted)]] = True
+        steps, players = np.nonzero(
+            wanted[:, None] & (np.arange(len(wanted))[:, None] <= self.lengths[None, :])
+        )
+        if not len(steps):
+            return None
+        circuit = BatchCircuit(system, [condition])
+        row = circuit.node_values(system, self.states[steps, players])[abs(condition)]
+        hits = np.flatnonzero(row if condition > 0 else ~row)
+        if not len(hits):
+            return None
+        first = hits[0]  # np.nonzero lists the shallowest steps first
+        line = self.actions[: steps[first], players[first]]
+        return Line(tuple(tuple(int(a) for a in joint) for joint in line))
+
+
+def random_playouts(
+    system: TransitionSystem, playouts: int, *, max_steps: int, seed: int = 0
+) -> Playouts:
+    """Seeded random playouts, each ending in a terminal state, where a role has no legal
+    action, or after max_steps."""
+    rng = np.random.default_rng(seed)
+    circuit = BatchCircuit(system)
+    fluent_nodes = np.array(system.fluent_nodes, dtype=int)
+    start = np.zeros((len(system.fluents), playouts), dtype=bool)
+    start[sorted(system.initial)] = True
+    state = pack(start)
+    running = np.ones(playouts, dtype=bool)
+    lengths = np.zeros(playouts, dtype=int)
+    states, actions = [start.T], []
+    for _ in range(max_steps):
+        values = np.zeros((circuit.size, state.shape[1]), dtype=np.uint64)
+        values[fluent_nodes] = state
+        circuit.evaluate(values)
+        running &= ~_literal_rows(values, [system.terminal], playouts)[0]
+        joint = np.zeros((playouts, len(system.roles)), dtype=np.int32)
+        for role, legal in enumerate(system.legal):
+            allowed = _literal_rows(values, legal, playouts)
+            running &= allowed.any(axis=0)
+            scores = np.where(allowed, rng.random(allowed.shape), -1.0)
+            joint[:, role] = scores.argmax(axis=0)
+            chosen = np.zeros_like(allowed)
+            chosen[joint[:, role], np.arange(playouts)] = True
+            values[np.array(system.action_nodes[role])] = pack(chosen)
+        if not running.any():
+            break
+        circuit.evaluate(values)
+        following = _packed_literal_rows(values, system.next)
+        keep = pack(running[None, :])
+        state = (following & keep) | (state & ~keep)
+        lengths += running
+        states.append(unpack(state, playouts).T)
+        actions.append(joint)
+    actions.append(np.zeros((playouts, len(system.roles)), dtype=np.int32))
+    return Playouts(np.stack(states), lengths, np.stack(actions))
+
+
+def _packed_literal_rows(values: np.ndarray, literals) -> np.ndarray:
+    literals = np.asarray(literals)
+    return values[np.abs(literals)] ^ np.where(literals < 0, ONES, np.uint64(0))[:, None]
+
+
+def _literal_rows(values: np.ndarray, literals, width: int) -> np.ndarray:
+    """The rows of circuit literals (negative ones negated), as booleans."""
+    return unpack(_packed_literal_rows(values, literals), width)

@@ -1,0 +1,325 @@
+"""A transition system unrolled over time steps: what the CNF and CP-SAT encodings share.
+
+Layer t holds the state after t steps. Every circuit node is instantiated at a layer only
+when something asks for it; constants fold away (the initial state is known, so much of the
+first layers is), an action that is not legal at a layer is the constant False, and gates
+with the same inputs share one variable. A fluent at layer t+1 is the literal of its `next`
+definition at layer t: no variable of its own.
+
+`alive(t)` says the line of play is still going at layer t: every earlier state was
+non-terminal and every role took exactly one legal action in it. `find` asks whether some
+layer in a range is alive and satisfies a condition (a circuit literal over fluents).
+
+With `free_start`, layer 0 is any state at all (its fluents are free variables): that is
+how invariants are proved by induction (solvers/ground/invariants.py). Proved invariants, once
+given to `use_invariants`, constrain every layer a query touches.
+
+Backends supply the variables and constraints: `new_variable`, `_define_and`, `_clause`,
+`_exactly_one_if`, `_linear_if` and `_solve`. Literals are ints (negative for negation) or
+constants.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from gamecheck.solvers.ground.circuit import TRUE
+from gamecheck.solvers.ground.transition import TransitionSystem
+
+Lit = int | bool
+"""A solver literal (negative for negation), or a constant."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of play found by a solver: the joint actions (action indexes in role order)
+    of each step, ending in the layer that satisfied the query."""
+
+    steps: tuple[tuple[int, ...], ...]
+
+    @property
+    def depth(self) -> int:
+        return len(self.steps)
+
+
+TIMEOUT = "timeout"
+"""What `find` returns when the deadline passed before an answer."""
+
+
+class Unrolling(ABC):
+    """Lazily instantiated layers of a transition system in one solver model."""
+
+    name: str
+
+    def __init__(self, system: TransitionSystem, *, free_start: bool = False):
+        self.system = system
+        self.free_start = free_start
+        self.layers: list[dict[int, Lit]] = []
+        self._gates: dict[tuple[int, ...], int] = {}
+        self._alive: list[Lit] = [True]
+        self.invariants = None
+        self._constrained_layers = 0
+
+    # -- what a backend supplies -------------------------------------------------------------
+    @abstractmethod
+    def new_variable(self) -> int:
+        """A fresh variable (a positive int)."""
+
+    @abstractmethod
+    def _define_and(self, gate: int, literals: tuple[int, ...]) -> None:
+        """Constrain `gate` to equal the AND of `literals`."""
+
+    @abstractmethod
+    def _clause(self, literals: list[int]) -> None:
+        """Constrain at least one of `literals` (never empty) to hold."""
+
+    @abstractmethod
+    def _exactly_one_if(self, condition: int, literals: list[int]) -> None:
+        """At most one of `literals`, and if `condition` holds exactly one."""
+
+    @abstractmethod
+    def _linear_if(
+        self, condition: int | None, terms: list[tuple[int, int]], low: int, high: int
+    ) -> None:
+        """If `condition` holds (always, when None): low <= sum of weights of the true
+        literals <= high. Weights are positive, literals never constants."""
+
+    @abstractmethod
+    def _solve(self, assumptions: list[int], deadline: float | None) -> set[int] | bool | None:
+        """The true variables of a model (a set), False if there is none, None on timeout.
+        The assumptions hold only for this call."""
+
+    @abstractmethod
+    def size(self) -> dict[str, int]:
+        """Variables and clauses (or constraints) so far."""
+
+    # -- instantiation -------------------------------------------------------------------
+    def literal(self, circuit_literal: int, t: int) -> Lit:
+        """The solver literal of a circuit literal at layer t."""
+        value = self._node(abs(circuit_literal), t)
+        return value if circuit_literal > 0 else negate(value)
+
+    def _layer(self, t: int) -> dict[int, Lit]:
+        while len(self.layers) <= t:
+            self.layers.append({TRUE: True})
+        return self.layers[t]
+
+    def _node(self, node: int, t: int) -> Lit:
+        layer = self._layer(t)
+        if node in layer:
+            return layer[node]
+        stack = [(node, t)]
+        while stack:
+            current, at = stack[-1]
+            here = self._layer(at)
+            if current in here:
+                stack.pop()
+                continue
+            missing = [(n, u) for n, u in self._inputs_of(current, at) if n not in self._layer(u)]
+            if missing:
+                stack.extend(missing)
+                continue
+            here[current] = self._make(current, at)
+            stack.pop()
+        return layer[node]
+
+    def _inputs_of(self, node: int, t: int) -> list[tuple[int, int]]:
+        system = self.system
+        children = system.circuit.children[node]
+        if children:
+            return [(abs(child), t) for child in children]
+        fluent = system.node_fluent.get(node)
+        if fluent is not None:
+            return [(abs(system.next[fluent]), t - 1)] if t > 0 else []
+        role, action = system.node_action[node]
+        return [(abs(system.legal[role][action]), t)]
+
+    def _make(self, node: int, t: int) -> Lit:
+        system = self.system
+        children = system.circuit.children[node]
+        if children:
+            return self.conjunction([self.literal(child, t) for child in children])
+        fluent = system.node_fluent.get(node)
+        if fluent is not None:
+            if t > 0:
+                return self.literal(system.next[fluent], t - 1)
+            return self.new_variable() if self.free_start else fluent in system.initial
+        role, action = system.node_action[node]
+        legal = self.literal(system.legal[role][action], t)
+        if legal is False:
+            return False
+        does = self.new_variable()
+        if legal is not True:
+            self._clause([-does, legal])
+        return does
+
+    def conjunction(self, literals: Iterable[Lit]) -> Lit:
+        """A literal equal to the AND of `literals`, with constants folded."""
+        key = conjuncts(literals)
+        if isinstance(key, bool) or len(key) == 1:
+            return key if isinstance(key, bool) else key[0]
+        gate = self._gates.get(key)
+        if gate is None:
+            gate = self._gates[key] = self.new_variable()
+            self._define_and(gate, key)
+        return gate
+
+    def add_clause(self, clause: Sequence[Lit]) -> None:
+        """Constrain one literal of the clause to hold (a true constant satisfies it)."""
+        if any(literal is True for literal in clause):
+            return
+        kept = [literal for literal in clause if literal is not False]
+        self._clause(kept)
+
+    def add_linear(
+        self, terms: Iterable[tuple[int, Lit]], low: int, high: int, condition: Lit = True
+    ) -> None:
+        """If `condition` holds: low <= sum of the weights of the true literals <= high."""
+        if condition is False:
+            return
+        kept = []
+        for weight, literal in terms:
+            if weight < 0:  # w*l == w + (-w)*(not l)
+                weight, literal = -weight, negate(literal)
+                low, high = low + weight, high + weight
+            if literal is True:
+                low, high = low - weight, high - weight
+            elif literal is not False and weight:
+                kept.append((weight, literal))
+        total = sum(weight for weight, _ in kept)
+        if low > total or high < 0 or low > high:
+            self.add_clause([negate(condition)])
+        elif low > 0 or high < total:
+            self._linear_if(None if condition is True else condition, kept, low, high)
+
+    def use_invariants(self, invariants) -> None:
+        """Constrain every layer with proved invariants (solvers/ground/invariants.Invariants)."""
+        self.invariants = invariants
+
+    def _constrain_layers(self, last: int) -> None:
+        """Add the invariants to every layer up to `last` that does not have them yet,
+        for lines of play that reach the layer."""
+        while self.invariants is not None and self._constrained_layers <= last:
+            t = self._constrained_layers
+            self._constrained_layers += 1
+            alive = self._alive[t]  # layers past the end of play need not satisfy them
+            for invariant in self.invariants.state:
+                self.add_clause([negate(alive), self.literal(invariant.literal, t)])
+            if self.free_start:
+                continue  # a counter needs the depth, which a free start does not know
+            for counter in self.invariants.counters:
+                terms = [(w, self.literal(lit, t)) for w, lit in counter.terms]
+                self.add_linear(terms, counter.start + t, counter.start + t, condition=alive)
+
+    def state_possible(
+        self, condition: int, deadline: float | None = None, *, from_depth: int = 0
+    ) -> bool | None:
+        """With a free start: whether some state that satisfies the invariants satisfies
+        `condition` (and, from_depth > 0, is at least that deep by the counters). False
+        proves that no reachable state does; None means the deadline passed."""
+        self._constrain_layers(0)
+        assumptions = [self.literal(condition, 0)]
+        if from_depth > 0:
+            switch = self.new_variable()
+            for counter in self.invariants.counters:
+                terms = [(w, self.literal(lit, 0)) for w, lit in counter.terms]
+                most = sum(abs(w) for w, _ in terms) + abs(counter.start)
+                self.add_linear(terms, counter.start + from_depth, most, condition=switch)
+            assumptions.append(switch)
+        model = self.satisfiable(assumptions, deadline=deadline)
+        return None if model is None else model is not False
+
+    def inductive(self, condition: int, k: int, deadline: float | None = None) -> bool | None:
+        """With a free start: whether no line of k steps through states (satisfying the
+        invariants) that do not satisfy `condition` reaches one that does. True, together
+        with no such state reachable in fewer than k steps, proves that no reachable state
+        satisfies it (k-induction); None means the deadline passed."""
+        path = [negate(self.literal(condition, t)) for t in range(k)]
+        assumptions = [self.alive(k), self.literal(condition, k), *path]
+        model = self.satisfiable(assumptions, deadline=deadline)
+        return None if model is None else model is False
+
+    def satisfiable(self, literals: Sequence[Lit], *, deadline: float | None = None):
+        """A model (its set of true variables, maybe empty) in which all `literals` hold,
+        False if there is none, None if the deadline passed first: compare with `is`."""
+        if any(literal is False for literal in literals):
+            return False
+        return self._solve([lit for lit in literals if lit is not True], deadline)
+
+    # -- lines of play -------------------------------------------------------------------
+    def does(self, role: int, action: int, t: int) -> Lit:
+        return self._node(self.system.action_nodes[role][action], t)
+
+    def alive(self, t: int) -> Lit:
+        """Whether the line of play reaches layer t (constrains the steps before t)."""
+        while len(self._alive) <= t:
+            self._add_step(len(self._alive) - 1)
+        self._constrain_layers(t)
+        return self._alive[t]
+
+    def _add_step(self, t: int) -> None:
+        """Constrain step t (from layer t to t+1) and define alive(t+1)."""
+        alive = self.new_variable()
+        self.add_clause([-alive, self._alive[t]])
+        self.add_clause([-alive, negate(self.literal(self.system.terminal, t))])
+        for role, actions in enumerate(self.system.actions):
+            possible = [self.does(role, a, t) for a in range(len(actions))]
+            possible = [does for does in possible if does is not False]
+            if not possible:
+                self.add_clause([-alive])
+            elif True in possible:
+                self.add_clause([-does for does in possible if does is not True] or [True])
+            else:
+                self._exactly_one_if(alive, possible)
+        self._alive.append(alive)
+
+    def find(
+        self, condition: int, depths: Iterable[int], *, deadline: float | None = None
+    ) -> Line | None | str:
+        """A line of play to a layer in `depths` that is alive and satisfies `condition`:
+        the Line, None if there is none (proved), or TIMEOUT."""
+        depths = sorted(depths)
+        hits = [self.conjunction([self.alive(t), self.literal(condition, t)]) for t in depths]
+        if all(hit is False for hit in hits):
+            return None
+        query = self.new_variable()
+        self.add_clause([-query, *hits])
+        model = self._solve([query], deadline)
+        self.add_clause([-query])
+        if model is None:
+            return TIMEOUT
+        if model is False:
+            return None
+        depth = next(t for t, hit in zip(depths, hits, strict=True) if holds(hit, model))
+        return Line(tuple(self._joint(t, model) for t in range(depth)))
+
+    def _joint(self, t: int, model: set[int]) -> tuple[int, ...]:
+        return tuple(
+            next(a for a in range(len(actions)) if holds(self.does(role, a, t), model))
+            for role, actions in enumerate(self.system.actions)
+        )
+
+
+def conjuncts(literals: Iterable[Lit]) -> bool | tuple[int, ...]:
+    """The variables of an AND with constants folded, sorted: or False (a False literal, or
+    a literal and its negation), or True (nothing left)."""
+    kept: set[int] = set()
+    for literal in literals:
+        if literal is False or (literal is not True and -literal in kept):
+            return False
+        if literal is not True:
+            kept.add(literal)
+    return tuple(sorted(kept)) or True
+
+
+def negate(literal: Lit) -> Lit:
+    return (not literal) if isinstance(literal, bool) else -literal
+
+
+def holds(literal: Lit, model: set[int]) -> bool:
+    """Whether a literal is true in a model given as its set of true variables."""
+    if isinstance(literal, bool):
+        return literal
+    return literal in model if literal > 0 else -literal not in model

@@ -1,1 +1,0 @@
-"""Everything that turns a game into constraints and solves them."""

@@ -1,1 +1,0 @@
-"""GDL rule sheets: parser (syntax, parser), static checks, Datalog reasoner, GdlGame."""
