@@ -16,9 +16,10 @@ import json
 import time
 
 from gamecheck.analysis.loading import load_rule_sheet
-from gamecheck.analysis.verify import BACKENDS, make_unrolling, verify_game
+from gamecheck.analysis.verify.pipeline import verify_game
 from gamecheck.models import builtin_names, get_game
 from gamecheck.solvers.ground.grounder import ground
+from gamecheck.solvers.ground.unroll import BACKENDS, make_unrolling
 
 QUESTIONS = ("longest_game", "shortest_game", "playability", "goal_definedness", "outcomes")
 SIZE_STEPS = 10

@@ -1,4 +1,5 @@
-"""Errors for bad input: each carries one sentence for the user; the CLI exits with status 2."""
+"""Errors: bad input (GamecheckError, one sentence for the user; the CLI exits with status 2)
+and failed cross-checks (CrossCheckFailure: a bug in gamecheck; status 3)."""
 
 
 class GamecheckError(Exception):
@@ -23,3 +24,7 @@ class BadTermError(GamecheckError):
 
 class BadPuzzleError(GamecheckError):
     """A sudoku puzzle string or file that cannot be a puzzle."""
+
+
+class CrossCheckFailure(Exception):
+    """A solver answer that fails its cross-check: a bug in gamecheck, not bad input."""

@@ -102,7 +102,7 @@ def test_unknown_when_time_runs_out(capsys):
     argv = ["forced-win", "tictacchess", "--role", "red", "--time-limit", "0.2", "--json"]
     status, out, _ = run(capsys, *argv)
     answer = json.loads(out)
-    assert status == 0
+    assert status == 4
     assert answer["status"] == "unknown" and answer["depth"] is None
     assert 0 <= answer["searched_depth"] < 30
 

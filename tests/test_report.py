@@ -28,7 +28,7 @@ from gamecheck.analysis.report.markdown import (
     game_report,
 )
 from gamecheck.analysis.report.settings import QUICK, QUICK_SETTINGS, GameSettings
-from gamecheck.analysis.verify import Verification
+from gamecheck.analysis.verify.results import Verification
 from gamecheck.cli import main
 from gamecheck.models import builtin_names
 

@@ -7,13 +7,13 @@ import random
 import pytest
 
 from gamecheck.analysis.loading import load_rule_sheet
-from gamecheck.analysis.verify import make_unrolling
+from gamecheck.budget import Budget
 from gamecheck.gdl.terms import term_text
 from gamecheck.models.sheet import GdlGame
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.invariants import find_invariants
-from gamecheck.solvers.ground.unroll import holds
+from gamecheck.solvers.ground.unroll import holds, make_unrolling
 
 
 @pytest.mark.parametrize("backend", ["cnf", "cpsat"])
@@ -31,7 +31,7 @@ def test_linear_constraints_match_brute_force(backend):
             total = sum(w for w, bit in zip(weights, bits, strict=True) if bit)
             literals = [v if bit else -v for v, bit in zip(variables, bits, strict=True)]
             expected = low <= total <= high
-            found = unrolling.satisfiable(literals) is not False
+            found = unrolling.satisfiable(literals, Budget()) is not False
             assert found == expected, (weights, low, high, bits)
 
 
@@ -62,9 +62,9 @@ def test_found_lines_reach_exactly_the_enumerated_states(backend):
         exact = system.circuit.conj(
             node if i in wanted else -node for i, node in enumerate(system.fluent_nodes)
         )
-        assert unrolling.find(exact, [3]) is not None
+        assert unrolling.find(exact, [3], Budget()) is not None
     three_x = system.circuit.conj(system.fluent_nodes[index[f"(cell {i} 1 x)"]] for i in (1, 2, 3))
-    assert unrolling.find(three_x, [3]) is None
+    assert unrolling.find(three_x, [3], Budget()) is None
 
 
 @pytest.mark.parametrize(
@@ -163,7 +163,7 @@ def test_induction_proves_only_what_enumeration_confirms(backend):
     for name, condition in conditions.items():
         occurs = any(value(v, condition) for v in values)
         for k in (1, 2, 4):
-            if states.inductive(condition, k):
+            if states.inductive(condition, k, Budget()):
                 assert not occurs, (name, k)
                 proved.add(name)
     assert "x and o in one cell" in proved

@@ -7,7 +7,7 @@ import pytest
 
 from gamecheck.analysis.loading import load_game
 from gamecheck.analysis.replay import replay_line
-from gamecheck.analysis.verify import verify_game
+from gamecheck.analysis.verify.pipeline import verify_game
 from gamecheck.cli import main
 
 SHEETS = Path(__file__).parent / "data" / "gdl"
@@ -99,7 +99,7 @@ def test_verify_json_has_every_answer(capsys):
 
 
 def test_verify_text_shows_a_counterexample(capsys):
-    assert main(["verify", str(SHEETS / "broken_stuck.kif")]) == 0
+    assert main(["verify", str(SHEETS / "broken_stuck.kif")]) == 1  # defective
     out = capsys.readouterr().out
     assert "playability" in out and "refuted" in out and "1. tick" in out
 

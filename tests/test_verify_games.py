@@ -5,7 +5,7 @@ These run for minutes each, so they are marked slow (`pytest -m slow`).
 
 import pytest
 
-from gamecheck.analysis.verify import verify_game
+from gamecheck.analysis.verify.pipeline import verify_game
 
 pytestmark = pytest.mark.slow
 

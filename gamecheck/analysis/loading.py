@@ -1,42 +1,57 @@
-"""Turn a GAME argument into a game: a built-in name or the path of a GDL rule sheet."""
+"""Turn what a user names into games: a built-in game's name (`sudoku:grade3`), the path
+of a GDL rule sheet, rule text, or a Game already made."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from gamecheck.models import builtin_names, get_game
+from gamecheck.errors import UnknownGameError
+from gamecheck.models import get_game
 from gamecheck.models.base import Game
+from gamecheck.models.sheet import GdlGame
+
+Subject = str | Game
+"""A built-in game's name, a rule sheet's path, rule text, or a Game."""
 
 
-def is_rule_sheet_path(spec: str) -> bool:
-    return spec.endswith(".kif") or Path(spec).is_file()
+def is_rule_text(subject: str) -> bool:
+    """Whether `subject` is GDL text rather than a name or a path (names have no brackets)."""
+    return "(" in subject
 
 
-def load_game(spec: str) -> Game:
-    """The built-in game `spec` (e.g. `sudoku:grade3`) or the rule sheet at path `spec`."""
-    if is_rule_sheet_path(spec):
-        from gamecheck.models.sheet import GdlGame
-
-        return GdlGame.from_file(spec)
-    return get_game(spec)
+def is_rule_sheet_path(subject: str) -> bool:
+    return subject.endswith(".kif") or Path(subject).is_file()
 
 
-def load_rule_sheet(spec: str):
-    """The GDL game of `spec`: our own rule sheet (models/rules) of a built-in game, or the
-    rule sheet at path `spec`. The reasoner plays it; the grounder reads its rules."""
+def load_game(subject: Subject) -> Game:
+    """The game `subject` names: a built-in game, or the GDL game of a rule sheet (its path
+    or its text). Bad input raises GamecheckError with one sentence."""
+    if isinstance(subject, Game):
+        return subject
+    if is_rule_text(subject):
+        return GdlGame.from_text(subject, "rules")
+    if is_rule_sheet_path(subject):
+        return GdlGame.from_file(subject)
+    return get_game(subject)
+
+
+def load_rule_sheet(subject: Subject) -> GdlGame:
+    """The GDL game of `subject`: the rule sheet itself, or our own rule sheet
+    (models/rules) of a built-in game. The reasoner plays it; the grounder reads its rules."""
+    game = load_game(subject)
+    if isinstance(game, GdlGame):
+        return game
     from gamecheck.models.rules import rule_text
-    from gamecheck.models.sheet import GdlGame
 
-    if is_rule_sheet_path(spec):
-        return GdlGame.from_file(spec)
-    get_game(spec)  # an unknown name fails here, with the list of names
-    return GdlGame.from_text(rule_text(spec), spec)
+    try:
+        return GdlGame.from_text(rule_text(game.name), game.name)
+    except UnknownGameError:
+        raise UnknownGameError(f"{game.name} has no rule sheet to ground") from None
 
 
-def checking_games(spec: str) -> list[Game]:
+def checking_games(subject: Subject) -> list[Game]:
     """The games a solver's witness is replayed on: the built-in move generator (for a
     built-in game) and the GDL reasoner on the rule sheet."""
-    sheet = load_rule_sheet(spec)
-    if spec.partition(":")[0] in builtin_names():
-        return [get_game(spec), sheet]
-    return [sheet]
+    game = load_game(subject)
+    sheet = load_rule_sheet(game)
+    return [sheet] if game is sheet else [game, sheet]

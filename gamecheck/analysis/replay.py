@@ -5,12 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gamecheck.errors import GamecheckError
+from gamecheck.errors import CrossCheckFailure, GamecheckError
 from gamecheck.models.base import Game, State
-
-
-class CrossCheckFailure(Exception):
-    """A solver answer that fails its cross-check: a bug in gamecheck, not bad input."""
 
 
 class ReplayError(CrossCheckFailure):

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from tqdm import tqdm
 
 from gamecheck.analysis.files import read_text
-from gamecheck.analysis.replay import CrossCheckFailure, ReplayError, replay_line
-from gamecheck.errors import BadPuzzleError
+from gamecheck.analysis.replay import ReplayError, replay_line
+from gamecheck.errors import BadPuzzleError, CrossCheckFailure
 from gamecheck.models.sudoku import WIN, SudokuGame, cell_coordinates, parse_puzzle
 from gamecheck.solvers.sudoku.cnf import CnfSudokuSolver
 from gamecheck.solvers.sudoku.cpsat import CpSatSudokuSolver

@@ -7,12 +7,13 @@ playouts, for every role (or `--role R`).
 
 from __future__ import annotations
 
-import argparse
 import json
 
 from gamecheck.analysis.endgames import endgame_positions, endgame_study, endgame_summary
 from gamecheck.analysis.files import read_text, write_atomically
 from gamecheck.analysis.loading import load_game, load_rule_sheet
+from gamecheck.cli import status
+from gamecheck.cli.options import count, seconds, seed
 from gamecheck.errors import GamecheckError
 from gamecheck.gdl.terms import canonical
 from gamecheck.models.base import Game, State
@@ -46,7 +47,7 @@ def register(subparsers) -> None:
     )
     parser.add_argument(
         "--max-depth",
-        type=_count,
+        type=count,
         metavar="D",
         help="look for wins within D steps (default: the game's step bound)",
     )
@@ -55,7 +56,7 @@ def register(subparsers) -> None:
     )
     parser.add_argument(
         "--time-limit",
-        type=_seconds,
+        type=seconds,
         default=60.0,
         metavar="S",
         help="seconds (default 60; for --endgames, for the whole study)",
@@ -69,37 +70,17 @@ def register(subparsers) -> None:
     )
     study = parser.add_argument_group("endgame study")
     study.add_argument(
-        "--endgames", type=_count, metavar="N", help="study positions from N random playouts"
+        "--endgames", type=count, metavar="N", help="study positions from N random playouts"
     )
     study.add_argument(
-        "--before", type=_count, nargs="+", metavar="K", help="positions K steps before the end"
+        "--before", type=count, nargs="+", metavar="K", help="positions K steps before the end"
     )
-    study.add_argument("--seed", type=int, default=0, help="seed of the first playout (default 0)")
+    study.add_argument("--seed", type=seed, default=0, help="seed of the first playout (default 0)")
     study.add_argument("--csv", metavar="FILE", help="save one row per position and role as CSV")
     parser.set_defaults(run=run)
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds > 0")
-    return value
-
-
-def run(args) -> int:
+def run(args, budget) -> int:
     game = load_game(args.game)
     if args.role is not None:
         game.role_index(args.role)
@@ -120,7 +101,7 @@ def run(args) -> int:
         print(json.dumps(result_json(result)))
     else:
         print(result_text(result, args.state))
-    return 0
+    return status(unknown=result.status is Status.UNKNOWN)
 
 
 def read_state(game: Game, path: str) -> State:
@@ -204,4 +185,4 @@ def _run_study(game: Game, args) -> int:
         f"{args.endgames} random playouts ({seeds})"
     )
     print(endgame_summary(study).to_string() if len(study) else "no positions")
-    return 0
+    return status(unknown=bool(len(study)) and (study["status"] == "unknown").any())

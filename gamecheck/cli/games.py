@@ -10,7 +10,7 @@ def register(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def run(args) -> int:
+def run(args, budget) -> int:
     for name in builtin_names():
         game = get_game(name)
         bound = f"at most {game.step_bound} steps" if game.step_bound else "no step bound"

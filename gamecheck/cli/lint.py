@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+from gamecheck.cli import status
 from gamecheck.gdl.checks import Lint, lint_file
 from gamecheck.gdl.syntax import args_of
 from gamecheck.gdl.terms import term_text
-
-HAS_ERRORS = 2
 
 
 def register(subparsers) -> None:
@@ -17,12 +16,12 @@ def register(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def run(args) -> int:
+def run(args, budget) -> int:
     lint = lint_file(args.file)
     for finding in lint.findings:
         print(finding)
     print(summary(args.file, lint))
-    return HAS_ERRORS if lint.errors else 0
+    return status(defective=bool(lint.errors))
 
 
 def summary(file: str, lint: Lint) -> str:

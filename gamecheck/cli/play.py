@@ -6,20 +6,21 @@ import json
 
 from gamecheck.analysis.loading import load_game
 from gamecheck.analysis.playouts import Step, final_state, random_steps
+from gamecheck.cli.options import seed
 from gamecheck.models.base import Game, State
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("play", help="play one random game and print its trace")
     parser.add_argument("game", metavar="GAME", help="a built-in game name or a GDL rule sheet")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--seed", type=seed, default=0, help="random seed (default 0)")
     parser.add_argument(
         "--json", action="store_true", help="one JSON object per step, the outcome last"
     )
     parser.set_defaults(run=run)
 
 
-def run(args) -> int:
+def run(args, budget) -> int:
     game = load_game(args.game)
     steps = list(random_steps(game, args.seed))
     final = final_state(game, steps)

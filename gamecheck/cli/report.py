@@ -6,6 +6,7 @@ import time
 
 from gamecheck.analysis.report.build import build_reports
 from gamecheck.analysis.report.settings import FULL, QUICK
+from gamecheck.cli.options import seed
 from gamecheck.errors import UnknownGameError
 from gamecheck.models import builtin_names
 
@@ -30,11 +31,13 @@ def register(subparsers) -> None:
         action="store_true",
         help="a few minutes in all: fewer playouts, short time limits, slow parts skipped",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first playout (default 0)")
+    parser.add_argument(
+        "--seed", type=seed, default=0, help="seed of the first playout (default 0)"
+    )
     parser.set_defaults(run=run)
 
 
-def run(args) -> int:
+def run(args, budget) -> int:
     names = args.games or builtin_names()
     for name in names:
         if name not in builtin_names():

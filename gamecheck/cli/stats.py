@@ -8,29 +8,23 @@ from tqdm import tqdm
 from gamecheck.analysis.files import write_atomically
 from gamecheck.analysis.loading import load_game
 from gamecheck.analysis.playouts import PlayoutStats, playout_stats
+from gamecheck.cli.options import positive, seed
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("stats", help="statistics of random playouts")
     parser.add_argument("game", metavar="GAME", help="a built-in game name or a GDL rule sheet")
     parser.add_argument(
-        "--playouts", type=_positive, default=1000, metavar="N", help="playouts (default 1000)"
+        "--playouts", type=positive, default=1000, metavar="N", help="playouts (default 1000)"
     )
     parser.add_argument(
-        "--seed", type=int, default=0, help="seed of the first playout; the next use S+1, ..."
+        "--seed", type=seed, default=0, help="seed of the first playout; the next use S+1, ..."
     )
     parser.add_argument("--csv", metavar="FILE", help="save one row per playout as CSV")
     parser.set_defaults(run=run)
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise ValueError(text)
-    return value
-
-
-def run(args) -> int:
+def run(args, budget) -> int:
     game = load_game(args.game)
     seeds = range(args.seed, args.seed + args.playouts)
     # shown on a terminal only, and only once a run has taken a second

@@ -14,12 +14,12 @@ from gamecheck.analysis.sudoku_solve import (
     read_puzzle_file,
     solve,
 )
+from gamecheck.cli import status
+from gamecheck.cli.options import add_time_limit, positive
 from gamecheck.errors import BadPuzzleError, GamecheckError
 from gamecheck.models.sudoku import INSTANCES, SudokuGame, grid_text, make_game
 from gamecheck.solvers.sudoku.cnf import ENCODINGS, puzzle_cnf
 from gamecheck.solvers.sudoku.cpsat import MODELS
-
-NO_SOLUTION = 1
 
 
 def register(subparsers) -> None:
@@ -67,16 +67,7 @@ def _backend_options(parser) -> None:
     )
     parser.add_argument("--encoding", choices=ENCODINGS, help="CNF encoding (default extended)")
     parser.add_argument("--cpsat-model", choices=MODELS, help="CP-SAT model (default int)")
-    parser.add_argument(
-        "--time-limit", type=float, metavar="S", help="seconds per backend per puzzle"
-    )
-
-
-def positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise ValueError(text)
-    return value
+    add_time_limit(parser, "seconds per backend per puzzle")
 
 
 def _backends(args) -> list:
@@ -109,7 +100,7 @@ def _puzzle_game(args) -> SudokuGame:
     return make_game(args.instance or "grade1")
 
 
-def run_solve(args) -> int:
+def run_solve(args, budget) -> int:
     game = _puzzle_game(args)
     if args.dimacs:
         puzzle_cnf(game.givens, args.encoding or "extended").to_file(args.dimacs)
@@ -119,7 +110,8 @@ def run_solve(args) -> int:
         cpsat.export(game.givens, args.cpsat_export)
     answer = solve(game, backends, cap=args.count, time_limit=args.time_limit)
     print(json.dumps(answer_json(answer)) if args.json else answer_text(answer))
-    return 0 if answer.status == "solved" else NO_SOLUTION
+    unknown = answer.status == "unknown" or (answer.unique is None and not answer.exhausted)
+    return status(defective=answer.status == "no solution", unknown=unknown)
 
 
 def answer_json(answer: SudokuAnswer) -> dict:
@@ -174,7 +166,7 @@ def answer_text(answer: SudokuAnswer) -> str:
     return "\n".join(lines)
 
 
-def run_bench(args) -> int:
+def run_bench(args, budget) -> int:
     puzzles = read_puzzle_file(args.file, args.limit)
     results = {
         backend.name: bench_backend(backend, puzzles, time_limit=args.time_limit)

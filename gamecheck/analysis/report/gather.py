@@ -12,7 +12,8 @@ from gamecheck.analysis.endgames import endgame_positions, endgame_study
 from gamecheck.analysis.playouts import Playout, PlayoutStats, random_playout, summarise_playouts
 from gamecheck.analysis.report.settings import GameSettings
 from gamecheck.analysis.sudoku_solve import BACKENDS, SudokuAnswer, make_backend, solve
-from gamecheck.analysis.verify import Verification, verify_game
+from gamecheck.analysis.verify.pipeline import verify_game
+from gamecheck.analysis.verify.results import Verification
 from gamecheck.models import get_game
 from gamecheck.models.base import Game
 from gamecheck.models.sudoku import INSTANCES, make_game

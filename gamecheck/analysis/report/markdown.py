@@ -16,8 +16,8 @@ from gamecheck.analysis.report import tables
 from gamecheck.analysis.report.descriptions import DESCRIPTION_VS_RULES, RULES_IN_BRIEF
 from gamecheck.analysis.report.gather import GameResults, SudokuResults
 from gamecheck.analysis.report.settings import QUICK, cuts
-from gamecheck.analysis.verify import REFUTED, Answer, Verification
-from gamecheck.analysis.verify_text import numbered_line
+from gamecheck.analysis.verify.results import REFUTED, Answer, Verification
+from gamecheck.analysis.verify.text import numbered_line
 from gamecheck.models.sudoku import grid_text
 
 MACHINE_DEPENDENT_START = "<!-- machine-dependent: begin -->"

@@ -7,8 +7,8 @@ import pandas as pd
 from gamecheck.analysis.endgames import endgame_summary
 from gamecheck.analysis.report.gather import GameResults, SudokuResults
 from gamecheck.analysis.sudoku_solve import SudokuAnswer
-from gamecheck.analysis.verify import Verification
-from gamecheck.analysis.verify_text import answer_rows, goal_text, value_text
+from gamecheck.analysis.verify.results import Verification
+from gamecheck.analysis.verify.text import answer_rows, goal_text, value_text
 from gamecheck.solvers.forced_win.search import Status
 
 

@@ -35,7 +35,7 @@ from gamecheck.solvers.forced_win.search import ForcedWin, Status, depth_bound, 
 from gamecheck.solvers.forced_win.strategy_check import check_strategy
 from gamecheck.solvers.ground.circuit import TRUE
 from gamecheck.solvers.ground.transition import TransitionSystem
-from gamecheck.solvers.ground.unroll import conjuncts
+from gamecheck.solvers.sat import conjuncts
 
 Lit = int | bool
 """A solver literal (negative for negation) or a constant."""

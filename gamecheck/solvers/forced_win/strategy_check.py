@@ -11,13 +11,13 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 
-from gamecheck.errors import GamecheckError
+from gamecheck.errors import CrossCheckFailure, GamecheckError
 from gamecheck.models.base import Action, Game, State
 
 WIN = 100
 
 
-class StrategyCheckFailure(Exception):
+class StrategyCheckFailure(CrossCheckFailure):
     """A forced-win strategy that fails its replay: a bug in gamecheck, not bad input."""
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gamecheck.budget import Budget
 from gamecheck.gdl.datalog import Model, Program
 from gamecheck.gdl.dependencies import DependencyGraph
 from gamecheck.gdl.syntax import Atom, Distinct, Not, Rule, literal_variables, normal_rules
@@ -27,8 +28,10 @@ GroundLiteral = tuple[bool, Term]
 OUTPUTS = ("legal", "next", "terminal", "goal")
 
 
-def ground(rules: Sequence[Rule], name: str) -> TransitionSystem:
-    """The transition system of a rule sheet that passed the static checks."""
+def ground(rules: Sequence[Rule], name: str, *, budget: Budget | None = None) -> TransitionSystem:
+    """The transition system of a rule sheet that passed the static checks; OutOfBudget if
+    the budget ends first."""
+    budget = budget or Budget()
     normal = [piece for rule in rules for piece in normal_rules(rule)]
     graph = DependencyGraph(normal)
     static = _static_relations(graph)
@@ -39,7 +42,9 @@ def ground(rules: Sequence[Rule], name: str) -> TransitionSystem:
     roles = tuple(dict.fromkeys(r.head.args[0] for r in rules if r.head.relation == "role"))
     initial = {args[0] for args in _known(static_model, "init")}
     model = _reachable_model(relaxed_rules, static_model)
+    budget.check()
     instances = _instances(dynamic_rules, relaxed_rules, model, static)
+    budget.check()
     system = _build(name, roles, initial, model, instances)
     system.statistics.update(
         rule_instances=sum(len(bodies) for bodies in instances.values()),

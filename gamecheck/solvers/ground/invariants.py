@@ -19,7 +19,9 @@ proof is Houdini's induction: assume all remaining state candidates in an arbitr
 take one legal step from it, and ask the SAT solver for a candidate that fails afterwards;
 drop every candidate the model breaks and ask again, until the answer is UNSAT. What
 remains holds initially and is preserved by every step, so it holds in every reachable
-state. Counters are then proved the same way, under the proved state invariants.
+state. Counters are then proved the same way, under the proved state invariants. Each
+stage runs within the budget it is given; a stage the budget cuts short proves nothing and
+is left out (an unfinished Houdini run has not reached its fixpoint).
 """
 
 from __future__ import annotations
@@ -32,12 +34,13 @@ from fractions import Fraction
 
 import numpy as np
 
+from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.gdl.terms import Term, term_text
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.sampling import BatchCircuit, Playouts, random_playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
-from gamecheck.solvers.ground.unroll import holds, negate
 from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
+from gamecheck.solvers.sat import holds, negate
 
 PLAYOUTS = 1024
 MAX_STEPS = 1000
@@ -103,12 +106,14 @@ class _Feature:
 def find_invariants(
     system: TransitionSystem,
     *,
+    budget: Budget | None = None,
     playouts: Playouts | None = None,
     seed: int = 0,
     sat_solver: str | None = None,
 ) -> Invariants:
     """Proved state invariants and counters of the system, guessed from `playouts`
-    (PLAYOUTS seeded random playouts if none are given)."""
+    (PLAYOUTS seeded random playouts if none are given), as many as the budget allows."""
+    budget = budget or Budget()
     start = time.monotonic()
     if playouts is None:
         playouts = random_playouts(system, PLAYOUTS, max_steps=MAX_STEPS, seed=seed)
@@ -122,23 +127,29 @@ def find_invariants(
     values = _node_values(system, samples)
     candidates = _state_candidates(system, groups, occupied, values)
     exclusions = _exclusions(system, values)
-    options = {} if sat_solver is None else {"sat_solver": sat_solver}
-    prover = _Induction(system, options)
-    state = prover.houdini(candidates)
-    deadline = time.monotonic() + EXCLUSION_SECONDS
-    state += prover.houdini(exclusions, proved=state, deadline=deadline) or []
-    features = _features(system, groups, occupied)
-    counters = next(
-        (
-            [counter]
-            for counter in _counter_candidates(
-                system, features, trajectory[:, :COUNTER_PLAYOUTS], lengths[:COUNTER_PLAYOUTS]
+    state: list[StateInvariant] = []
+    counters: list[Counter] = []
+    with CnfUnrolling(system, free_start=True, sat_solver=sat_solver) as unrolling:
+        prover = _Induction(system, unrolling)
+        try:
+            state = prover.houdini(candidates, budget=budget)
+            try:
+                part = budget.part(EXCLUSION_SECONDS)
+                state += prover.houdini(exclusions, proved=state, budget=part)
+            except OutOfBudget:
+                budget.check()  # only the exclusions' share ran out
+            features = _features(system, groups, occupied)
+            sampled = trajectory[:, :COUNTER_PLAYOUTS], lengths[:COUNTER_PLAYOUTS]
+            counters = next(
+                (
+                    [counter]
+                    for counter in _counter_candidates(system, features, *sampled)
+                    if prover.counts_steps(counter, state, budget)
+                ),
+                [],
             )
-            if prover.counts_steps(counter, state)
-        ),
-        [],
-    )
-    prover.close()
+        except OutOfBudget:
+            pass  # what was proved before the budget ended is kept
     return Invariants(
         state,
         counters,
@@ -424,24 +435,21 @@ def _pair_weights(a: np.ndarray, b: np.ndarray) -> tuple[int, int] | None:
 class _Induction:
     """One step from an arbitrary state, in an incremental SAT solver."""
 
-    def __init__(self, system: TransitionSystem, options: dict):
+    def __init__(self, system: TransitionSystem, unrolling: CnfUnrolling):
         self.system = system
-        self.unrolling = CnfUnrolling(system, free_start=True, **options)
+        self.unrolling = unrolling
         self.step = self.unrolling.alive(1)
-
-    def close(self) -> None:
-        self.unrolling.close()
 
     def houdini(
         self,
         candidates: list[StateInvariant],
         *,
+        budget: Budget,
         proved: Iterable[StateInvariant] = (),
-        deadline: float | None = None,
-    ) -> list[StateInvariant] | None:
+    ) -> list[StateInvariant]:
         """The largest subset of candidates that holds initially and is inductive (with
-        the `proved` invariants assumed before and after the step); None if the deadline
-        passed first."""
+        the `proved` invariants assumed before and after the step); OutOfBudget if the
+        budget ends first."""
         initial = self.system.evaluate(self.system.initial)
         active = [c for c in candidates if value(initial, c.literal)]
         unrolling = self.unrolling
@@ -456,16 +464,18 @@ class _Induction:
             after = {c: unrolling.literal(c.literal, 1) for c in active}
             unrolling.add_clause([-broken, *(negate(lit) for lit in after.values())])
             assumptions = [self.step, broken, *known, *(switches[c] for c in active)]
-            model = unrolling.satisfiable(assumptions, deadline=deadline)
-            unrolling.add_clause([-broken])
-            if model is None:
-                return None
+            try:
+                model = unrolling.satisfiable(assumptions, budget)
+            finally:
+                unrolling.add_clause([-broken])
             if model is False:
                 break
             active = [c for c in active if holds(after[c], model)]
         return active
 
-    def counts_steps(self, counter: Counter, state: Iterable[StateInvariant]) -> bool:
+    def counts_steps(
+        self, counter: Counter, state: Iterable[StateInvariant], budget: Budget
+    ) -> bool:
         """Whether every step changes the counter's features in one of its sampled ways
         (each adds exactly one), by k-induction: after k steps from any state, all of
         them satisfying the proved invariants, the next step does."""
@@ -484,7 +494,7 @@ class _Induction:
                 for way in counter.steps
             ]
             expected = negate(unrolling.conjunction(negate(option) for option in options))
-            if unrolling.satisfiable([*assumptions, negate(expected)]) is False:
+            if unrolling.satisfiable([*assumptions, negate(expected)], budget) is False:
                 return True
         return False
 

@@ -2,8 +2,11 @@
 level with numpy over bit-packed batches, 64 playouts to a machine word.
 
 The playouts suggest candidate invariants (solvers/ground/invariants.py), which are then proved,
-and offer lines of play to questions that ask for one (analysis/verify.py), which are then
-replayed on the move generator: nothing is concluded from a playout unchecked.
+and offer lines of play to questions that ask for one (analysis/verify/search.py), which are
+then replayed on the move generator: nothing is concluded from a playout unchecked.
+
+The playouts stop where the budget ends, and a big system gets fewer (and, if need be,
+shorter) playouts, so that the states kept take at most STATE_BYTES.
 """
 
 from __future__ import annotations
@@ -12,11 +15,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gamecheck.budget import Budget
 from gamecheck.solvers.ground.circuit import TRUE
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import Line
 
 ONES = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
+STATE_BYTES = 256 << 20
+"""The most memory the states of a batch of playouts may take (one byte per fluent)."""
 
 
 def pack(rows: np.ndarray) -> np.ndarray:
@@ -111,10 +117,19 @@ class Playouts:
 
 
 def random_playouts(
-    system: TransitionSystem, playouts: int, *, max_steps: int, seed: int = 0
+    system: TransitionSystem,
+    playouts: int,
+    *,
+    max_steps: int,
+    seed: int = 0,
+    budget: Budget | None = None,
 ) -> Playouts:
     """Seeded random playouts, each ending in a terminal state, where a role has no legal
-    action, or after max_steps."""
+    action, after max_steps, or where the budget ends (fewer and shorter ones for a system
+    too big for STATE_BYTES)."""
+    width = max(1, len(system.fluents))
+    playouts = max(64, min(playouts, STATE_BYTES // (width * (max_steps + 1)) // 64 * 64))
+    max_steps = min(max_steps, STATE_BYTES // (width * playouts))
     rng = np.random.default_rng(seed)
     circuit = BatchCircuit(system)
     fluent_nodes = np.array(system.fluent_nodes, dtype=int)
@@ -125,6 +140,8 @@ def random_playouts(
     lengths = np.zeros(playouts, dtype=int)
     states, actions = [start.T], []
     for _ in range(max_steps):
+        if budget is not None and budget.expired:
+            break
         values = np.zeros((circuit.size, state.shape[1]), dtype=np.uint64)
         values[fluent_nodes] = state
         circuit.evaluate(values)

@@ -16,7 +16,8 @@ given to `use_invariants`, constrain every layer a query touches.
 
 Backends supply the variables and constraints: `new_variable`, `_define_and`, `_clause`,
 `_exactly_one_if`, `_linear_if` and `_solve`. Literals are ints (negative for negation) or
-constants.
+constants (solvers/sat.py). Every solver call takes the command's Budget and raises
+OutOfBudget when it ends first.
 """
 
 from __future__ import annotations
@@ -25,11 +26,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from gamecheck.budget import Budget
 from gamecheck.solvers.ground.circuit import TRUE
 from gamecheck.solvers.ground.transition import TransitionSystem
-
-Lit = int | bool
-"""A solver literal (negative for negation), or a constant."""
+from gamecheck.solvers.sat import Lit, holds, negate, shared_and
 
 
 @dataclass(frozen=True)
@@ -42,10 +42,6 @@ class Line:
     @property
     def depth(self) -> int:
         return len(self.steps)
-
-
-TIMEOUT = "timeout"
-"""What `find` returns when the deadline passed before an answer."""
 
 
 class Unrolling(ABC):
@@ -87,9 +83,9 @@ class Unrolling(ABC):
         literals <= high. Weights are positive, literals never constants."""
 
     @abstractmethod
-    def _solve(self, assumptions: list[int], deadline: float | None) -> set[int] | bool | None:
-        """The true variables of a model (a set), False if there is none, None on timeout.
-        The assumptions hold only for this call."""
+    def _solve(self, assumptions: list[int], budget: Budget) -> set[int] | bool:
+        """The true variables of a model (a set), False if there is none; OutOfBudget if the
+        budget ends first. The assumptions hold only for this call."""
 
     @abstractmethod
     def size(self) -> dict[str, int]:
@@ -157,13 +153,11 @@ class Unrolling(ABC):
 
     def conjunction(self, literals: Iterable[Lit]) -> Lit:
         """A literal equal to the AND of `literals`, with constants folded."""
-        key = conjuncts(literals)
-        if isinstance(key, bool) or len(key) == 1:
-            return key if isinstance(key, bool) else key[0]
-        gate = self._gates.get(key)
-        if gate is None:
-            gate = self._gates[key] = self.new_variable()
-            self._define_and(gate, key)
+        return shared_and(self._gates, literals, self._new_gate)
+
+    def _new_gate(self, inputs: tuple[int, ...]) -> int:
+        gate = self.new_variable()
+        self._define_and(gate, inputs)
         return gate
 
     def add_clause(self, clause: Sequence[Lit]) -> None:
@@ -213,12 +207,10 @@ class Unrolling(ABC):
                 terms = [(w, self.literal(lit, t)) for w, lit in counter.terms]
                 self.add_linear(terms, counter.start + t, counter.start + t, condition=alive)
 
-    def state_possible(
-        self, condition: int, deadline: float | None = None, *, from_depth: int = 0
-    ) -> bool | None:
+    def state_possible(self, condition: int, budget: Budget, *, from_depth: int = 0) -> bool:
         """With a free start: whether some state that satisfies the invariants satisfies
         `condition` (and, from_depth > 0, is at least that deep by the counters). False
-        proves that no reachable state does; None means the deadline passed."""
+        proves that no reachable state does."""
         self._constrain_layers(0)
         assumptions = [self.literal(condition, 0)]
         if from_depth > 0:
@@ -228,25 +220,23 @@ class Unrolling(ABC):
                 most = sum(abs(w) for w, _ in terms) + abs(counter.start)
                 self.add_linear(terms, counter.start + from_depth, most, condition=switch)
             assumptions.append(switch)
-        model = self.satisfiable(assumptions, deadline=deadline)
-        return None if model is None else model is not False
+        return self.satisfiable(assumptions, budget) is not False
 
-    def inductive(self, condition: int, k: int, deadline: float | None = None) -> bool | None:
+    def inductive(self, condition: int, k: int, budget: Budget) -> bool:
         """With a free start: whether no line of k steps through states (satisfying the
         invariants) that do not satisfy `condition` reaches one that does. True, together
         with no such state reachable in fewer than k steps, proves that no reachable state
-        satisfies it (k-induction); None means the deadline passed."""
+        satisfies it (k-induction)."""
         path = [negate(self.literal(condition, t)) for t in range(k)]
         assumptions = [self.alive(k), self.literal(condition, k), *path]
-        model = self.satisfiable(assumptions, deadline=deadline)
-        return None if model is None else model is False
+        return self.satisfiable(assumptions, budget) is False
 
-    def satisfiable(self, literals: Sequence[Lit], *, deadline: float | None = None):
-        """A model (its set of true variables, maybe empty) in which all `literals` hold,
-        False if there is none, None if the deadline passed first: compare with `is`."""
+    def satisfiable(self, literals: Sequence[Lit], budget: Budget):
+        """A model (its set of true variables, maybe empty) in which all `literals` hold, or
+        False if there is none: compare with `is`. OutOfBudget if the budget ends first."""
         if any(literal is False for literal in literals):
             return False
-        return self._solve([lit for lit in literals if lit is not True], deadline)
+        return self._solve([lit for lit in literals if lit is not True], budget)
 
     # -- lines of play -------------------------------------------------------------------
     def does(self, role: int, action: int, t: int) -> Lit:
@@ -275,21 +265,19 @@ class Unrolling(ABC):
                 self._exactly_one_if(alive, possible)
         self._alive.append(alive)
 
-    def find(
-        self, condition: int, depths: Iterable[int], *, deadline: float | None = None
-    ) -> Line | None | str:
-        """A line of play to a layer in `depths` that is alive and satisfies `condition`:
-        the Line, None if there is none (proved), or TIMEOUT."""
+    def find(self, condition: int, depths: Iterable[int], budget: Budget) -> Line | None:
+        """A line of play to a layer in `depths` that is alive and satisfies `condition`,
+        or None if there is none (proved); OutOfBudget if the budget ends first."""
         depths = sorted(depths)
         hits = [self.conjunction([self.alive(t), self.literal(condition, t)]) for t in depths]
         if all(hit is False for hit in hits):
             return None
         query = self.new_variable()
         self.add_clause([-query, *hits])
-        model = self._solve([query], deadline)
-        self.add_clause([-query])
-        if model is None:
-            return TIMEOUT
+        try:
+            model = self._solve([query], budget)
+        finally:
+            self.add_clause([-query])
         if model is False:
             return None
         depth = next(t for t, hit in zip(depths, hits, strict=True) if holds(hit, model))
@@ -302,24 +290,23 @@ class Unrolling(ABC):
         )
 
 
-def conjuncts(literals: Iterable[Lit]) -> bool | tuple[int, ...]:
-    """The variables of an AND with constants folded, sorted: or False (a False literal, or
-    a literal and its negation), or True (nothing left)."""
-    kept: set[int] = set()
-    for literal in literals:
-        if literal is False or (literal is not True and -literal in kept):
-            return False
-        if literal is not True:
-            kept.add(literal)
-    return tuple(sorted(kept)) or True
+BACKENDS = ("cnf", "cpsat")
 
 
-def negate(literal: Lit) -> Lit:
-    return (not literal) if isinstance(literal, bool) else -literal
+def make_unrolling(
+    system: TransitionSystem,
+    backend: str,
+    *,
+    sat_solver: str | None = None,
+    record: bool = False,
+    free_start: bool = False,
+) -> Unrolling:
+    """The unrolled system on a backend (`cnf` or `cpsat`; `record` keeps the CNF's clauses
+    for a DIMACS export)."""
+    if backend == "cpsat":
+        from gamecheck.solvers.ground.unroll_cpsat import CpSatUnrolling
 
+        return CpSatUnrolling(system, free_start=free_start)
+    from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
 
-def holds(literal: Lit, model: set[int]) -> bool:
-    """Whether a literal is true in a model given as its set of true variables."""
-    if isinstance(literal, bool):
-        return literal
-    return literal in model if literal > 0 else -literal not in model
+    return CnfUnrolling(system, record=record, free_start=free_start, sat_solver=sat_solver)

@@ -3,15 +3,14 @@
 Gates are `bool_and` constraints under enforcement literals (gate -> all inputs, not gate ->
 some input false); each role's actions get `sum <= 1` and, while the line of play is alive,
 `sum == 1`. The model grows with the layers; each query solves a copy with the query's
-constraint added, one worker, under its own time limit.
+constraint added, one worker, until the budget ends (then the search is stopped).
 """
 
 from __future__ import annotations
 
-import time
-
 from ortools.sat.python import cp_model
 
+from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import Unrolling
 
@@ -61,7 +60,7 @@ class CpSatUnrolling(Unrolling):
             constraint.only_enforce_if(self._var(condition))
         self.constraint_count += 1
 
-    def _solve(self, assumptions: list[int], deadline: float | None) -> set[int] | bool | None:
+    def _solve(self, assumptions: list[int], budget: Budget) -> set[int] | bool:
         model = self.model.clone()
         for literal in assumptions:
             model.add_bool_and([self._var(literal)])
@@ -70,13 +69,15 @@ class CpSatUnrolling(Unrolling):
         # Presolve pays off; symmetry detection and probing do not on these models (measured).
         solver.parameters.symmetry_level = 0
         solver.parameters.cp_model_probing_level = 0
-        if deadline is not None:
-            solver.parameters.max_time_in_seconds = max(0.0, deadline - time.monotonic())
-        status = solver.solve(model)
+        solver.parameters.catch_sigint_signal = False  # Ctrl-C interrupts the budget instead
+        budget.check()
+        with budget.stopping(solver.stop_search):
+            status = solver.solve(model)
         if status == cp_model.INFEASIBLE:
             return False
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return None
+            budget.check()
+            raise OutOfBudget("CP-SAT stopped without an answer")
         values = solver.response_proto.solution
         return {i for i in range(1, len(self.variables)) if values[self.variables[i].index]}
 

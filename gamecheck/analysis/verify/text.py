@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gamecheck.analysis.verify import Answer, Verification
+from gamecheck.analysis.verify.results import REFUTED, Answer, Verification
 
 NOOP = "noop"
 
@@ -60,3 +60,35 @@ def joint_text(roles: Sequence[str], joint: Sequence[str]) -> str:
 def numbered_line(roles: Sequence[str], witness: Sequence[Sequence[str]]) -> list[str]:
     """A line of play, one numbered step a line: `1. red (move 1 4 3 3)`."""
     return [f"{number}. {joint_text(roles, joint)}" for number, joint in enumerate(witness, 1)]
+
+
+def verification_text(result: Verification) -> str:
+    """A readable account of every answer, counterexamples as numbered lines of play."""
+    lines = [
+        f"verify {result.game} ({len(result.roles)} roles: {', '.join(result.roles)}) "
+        f"with {result.backend}, horizon {result.horizon}",
+        f"  system: {sizes_text(result.system_size)}; {sizes_text(result.invariant_statistics)}",
+    ]
+    rows = answer_rows(result)
+    for label, answer, unit in rows[:4]:
+        lines += _answer_lines(result.roles, label, answer, unit)
+    vectors = " | ".join(map(vector_text, result.outcomes.vectors)) or "none"
+    lines.append(f"  {'outcomes':18} {result.outcomes.status:8} {vectors}")
+    for label, answer, unit in rows[4:]:
+        lines += _answer_lines(result.roles, label, answer, unit)
+    if not result.complete:
+        lines.append("  (the longest game is not proved: answers hold up to the horizon only)")
+    if result.interrupted:
+        lines.append("  (interrupted: what is unknown was not reached)")
+    lines.append(f"  total {result.seconds:.1f} s")
+    return "\n".join(lines)
+
+
+def _answer_lines(roles, label: str, answer: Answer, unit: str) -> list[str]:
+    lines = [
+        f"  {label:18} {answer.status:8} {value_text(answer, unit):12} {answer.detail}".rstrip()
+    ]
+    if answer.status == REFUTED and answer.witness is not None:
+        lines.append("    counterexample:")
+        lines += [f"    {step}" for step in numbered_line(roles, answer.witness)]
+    return lines

@@ -1,202 +1,44 @@
-"""`gamecheck verify`: prove or refute the consistency of a game's rules on its ground
-transition system, with a SAT (CNF) or CP-SAT backend.
+"""The questions of `gamecheck verify`, asked of one unrolled transition system.
 
-Every question is a reachability query on the unrolled system (solvers/ground/unroll.py): "is
-there a line of play to a layer where ... holds?". UNSAT proves the answer for every
+Every question is a reachability query on the unrolled system (solvers/ground/unroll.py):
+"is there a line of play to a layer where ... holds?". UNSAT proves the answer for every
 reachable state up to the depth asked; SAT gives a line of play, which is replayed on the
 plain move generator and on the GDL reasoner before it is reported. The longest game comes
 first: once no non-terminal state is reachable at some depth, every other question covers
 all reachable states and its answer is complete.
+
+The time budget is shared out: each question in turn gets an equal share of what is left,
+and what the first round leaves unknown is asked again with all the time that remains.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import replace
 
-from gamecheck.analysis.loading import checking_games, load_rule_sheet
 from gamecheck.analysis.replay import ReplayError, replay_line
+from gamecheck.analysis.verify.results import (
+    FOUND,
+    NONE,
+    PROVED,
+    REFUTED,
+    UNKNOWN,
+    WIN,
+    Answer,
+    Outcomes,
+    Verification,
+)
+from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.models.base import Game
 from gamecheck.solvers.ground.circuit import Circuit
-from gamecheck.solvers.ground.grounder import ground
-from gamecheck.solvers.ground.invariants import PLAYOUTS, Invariants, find_invariants
-from gamecheck.solvers.ground.sampling import Playouts, random_playouts
+from gamecheck.solvers.ground.sampling import Playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
-from gamecheck.solvers.ground.unroll import TIMEOUT, Line, Unrolling
-from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
-from gamecheck.solvers.ground.unroll_cpsat import CpSatUnrolling
+from gamecheck.solvers.ground.unroll import Line, Unrolling
 
-PROVED, REFUTED, FOUND, NONE, UNKNOWN = "proved", "refuted", "found", "none", "unknown"
-WIN = 100
-BACKENDS = ("cnf", "cpsat")
 INDUCTION_DEPTHS = (1, 2, 4)
 """A search for a state tries k-induction with these k, each once lines of play of k steps
 are searched; it settles "no such state" without unrolling to the end of the game."""
 INDUCTION_SECONDS = 20.0
-
-
-@dataclass(frozen=True)
-class Answer:
-    """One answer: its status, its value where there is one, and the line of play that
-    witnesses it (GDL text, one list of actions in role order per step)."""
-
-    status: str
-    value: object = None
-    witness: tuple[tuple[str, ...], ...] | None = None
-    detail: str = ""
-    seconds: float = 0.0
-
-    def to_json(self) -> dict:
-        result = {"status": self.status, "seconds": round(self.seconds, 3)}
-        if self.value is not None:
-            result["value"] = self.value
-        if self.witness is not None:
-            result["witness"] = [list(step) for step in self.witness]
-        if self.detail:
-            result["detail"] = self.detail
-        return result
-
-
-@dataclass(frozen=True)
-class Outcomes:
-    """The goal vectors (role order) of reachable terminal states, each with a line of play
-    to one; `complete` when it is proved that no other vector occurs."""
-
-    vectors: tuple[tuple, ...]
-    witnesses: tuple[tuple[tuple[str, ...], ...], ...]
-    complete: bool
-    seconds: float = 0.0
-
-    @property
-    def status(self) -> str:
-        return PROVED if self.complete else UNKNOWN
-
-    def to_json(self) -> dict:
-        return {
-            "status": self.status,
-            "value": [list(vector) for vector in self.vectors],
-            "witnesses": [[list(step) for step in line] for line in self.witnesses],
-            "seconds": round(self.seconds, 3),
-        }
-
-
-@dataclass
-class Verification:
-    """All answers of `gamecheck verify` for one game and backend."""
-
-    game: str
-    roles: tuple[str, ...]
-    backend: str
-    horizon: int
-    complete: bool
-    """Whether the longest game is proved, so every answer covers every reachable state."""
-    longest_game: Answer
-    shortest_game: Answer
-    playability: Answer
-    goal_definedness: Answer
-    outcomes: Outcomes
-    earliest_win: dict[str, Answer]
-    seconds: float
-    encoding: dict[str, int] = field(default_factory=dict)
-    system_size: dict[str, int] = field(default_factory=dict)
-    invariant_statistics: dict[str, float] = field(default_factory=dict)
-    certificate: str | None = None
-    """With the cnf backend and a proved longest game: DIMACS text, UNSAT iff no line of play
-    reaches a non-terminal state at the depth the proof names."""
-
-    def to_json(self) -> dict:
-        return {
-            "game": self.game,
-            "roles": list(self.roles),
-            "backend": self.backend,
-            "horizon": self.horizon,
-            "complete": self.complete,
-            "longest_game": self.longest_game.to_json(),
-            "shortest_game": self.shortest_game.to_json(),
-            "playability": self.playability.to_json(),
-            "goal_definedness": self.goal_definedness.to_json(),
-            "outcomes": self.outcomes.to_json(),
-            "earliest_win": {role: a.to_json() for role, a in self.earliest_win.items()},
-            "seconds": round(self.seconds, 3),
-            "encoding": self.encoding,
-            "system": self.system_size,
-            "invariants": self.invariant_statistics,
-        }
-
-
-def verify_game(
-    spec: str,
-    *,
-    backend: str = "cnf",
-    horizon: int,
-    time_limit: float | None = None,
-    sat_solver: str | None = None,
-    invariants: bool = True,
-    dimacs: str | None = None,
-    progress: Callable[[str], None] = lambda _: None,
-) -> Verification:
-    """Every answer of `gamecheck verify` for a built-in game or a rule sheet."""
-    start = time.monotonic()
-    deadline = None if time_limit is None else start + time_limit
-    progress("grounding")
-    sheet = load_rule_sheet(spec)
-    system = ground(sheet.rules, sheet.name)
-    size = system.size()
-    progress("random playouts")
-    playouts = random_playouts(system, PLAYOUTS, max_steps=horizon)
-    found = Invariants()
-    if invariants:
-        progress("invariants")
-        found = find_invariants(system, playouts=playouts, sat_solver=sat_solver)
-    unrolling = make_unrolling(system, backend, sat_solver=sat_solver, record=bool(dimacs))
-    unrolling.use_invariants(found)
-    states = None
-    if found.state:
-        states = make_unrolling(system, backend, sat_solver=sat_solver, free_start=True)
-        states.use_invariants(found)
-    verifier = Verifier(
-        unrolling,
-        checking_games(spec),
-        horizon=horizon,
-        deadline=deadline,
-        progress=progress,
-        states=states,
-        playouts=playouts,
-    )
-    result = verifier.run()
-    result.seconds = time.monotonic() - start
-    result.system_size = size
-    result.invariant_statistics = found.statistics
-    if dimacs and result.complete and isinstance(unrolling, CnfUnrolling):
-        result.certificate = unrolling.dimacs(
-            [
-                unrolling.alive(verifier.deepest),
-                -unrolling.literal(system.terminal, verifier.deepest),
-            ],
-            f"gamecheck verify {spec}: UNSAT iff no line of play reaches a non-terminal state "
-            f"after {verifier.deepest} steps (proved invariants included as clauses)",
-        )
-    return result
-
-
-def make_unrolling(
-    system: TransitionSystem,
-    backend: str,
-    *,
-    sat_solver: str | None = None,
-    record: bool = False,
-    free_start: bool = False,
-) -> Unrolling:
-    """The unrolled system on a backend (`cnf` or `cpsat`)."""
-    if backend == "cpsat":
-        return CpSatUnrolling(system, free_start=free_start)
-    options = {"sat_solver": sat_solver} if sat_solver else {}
-    return CnfUnrolling(system, record=record, free_start=free_start, **options)
-
-
-class _Timeout(Exception):
-    """The time limit passed during a query."""
 
 
 class Verifier:
@@ -208,22 +50,24 @@ class Verifier:
         checkers: Sequence[Game],
         *,
         horizon: int,
-        deadline: float | None = None,
+        budget: Budget | None = None,
         progress: Callable[[str], None] = lambda _: None,
         states: Unrolling | None = None,
         playouts: Playouts | None = None,
     ):
         self.unrolling = unrolling
         self.states = states
+        """A free-start unrolling under the proved invariants: a condition no state there
+        satisfies holds in no reachable state, which settles a question without search."""
         self.playouts = playouts
         """Random playouts: a line one of them plays answers a question that asks for a
         line without a solver (it is replayed like any other)."""
-        """A free-start unrolling under the proved invariants: a condition no state there
-        satisfies holds in no reachable state, which settles a question without search."""
         self.system: TransitionSystem = unrolling.system
         self.checkers = checkers
         self.horizon = horizon
-        self.deadline = deadline
+        self.whole_budget = budget or Budget()
+        self.budget = self.whole_budget
+        """The budget of the question being asked."""
         self.progress = progress
         self.conditions = _Conditions(self.system)
         self.shortest_depth = 0
@@ -232,28 +76,40 @@ class Verifier:
         """The last depth any question needs: one past the deepest non-terminal state."""
 
     def run(self) -> Verification:
-        start = time.monotonic()
+        """Every answer; each question first gets an equal share of the time left, then
+        those left unknown share what remains, in order."""
         roles = self.system.roles
-        longest = self._timed(self.longest_game)
-        answers = {
-            "shortest_game": self._timed(self.shortest_game),
-            "playability": self._timed(self.playability),
-            "goal_definedness": self._timed(self.goal_definedness),
+        questions: dict[str, Callable[[], Answer | Outcomes]] = {
+            "longest_game": self.longest_game,
+            "shortest_game": self.shortest_game,
+            "playability": self.playability,
+            "goal_definedness": self.goal_definedness,
+            "outcomes": self.outcomes,
         }
-        outcomes = self.outcomes()
-        wins = {role: self._timed(lambda r=r: self.earliest_win(r)) for r, role in enumerate(roles)}
+        for index, role in enumerate(roles):
+            questions[role] = lambda index=index: self.earliest_win(index)
+        answers: dict[str, Answer | Outcomes] = {}
+        for number, (name, ask) in enumerate(questions.items()):
+            share = 1 / (len(questions) - number)
+            answers[name] = self._timed(ask, self.whole_budget.part(share=share))
+        for name, ask in questions.items():
+            if answers[name].status == UNKNOWN and not self.whole_budget.expired:
+                answers[name] = self._timed(ask, self.whole_budget)
         return Verification(
             game=self.system.name,
             roles=roles,
             backend=self.unrolling.name,
             horizon=self.horizon,
             complete=self._complete(),
-            longest_game=longest,
-            outcomes=outcomes,
-            earliest_win=wins,
-            seconds=time.monotonic() - start,
+            longest_game=answers.pop("longest_game"),
+            shortest_game=answers.pop("shortest_game"),
+            playability=answers.pop("playability"),
+            goal_definedness=answers.pop("goal_definedness"),
+            outcomes=answers.pop("outcomes"),
+            earliest_win=answers,
+            seconds=self.whole_budget.seconds,
             encoding=self.unrolling.size(),
-            **answers,
+            interrupted=self.whole_budget.interrupted is not None,
         )
 
     # -- the questions -------------------------------------------------------------------
@@ -310,10 +166,7 @@ class Verifier:
         return high
 
     def _possible(self, condition: int, from_depth: int) -> bool:
-        answer = self.states.state_possible(condition, self.deadline, from_depth=from_depth)
-        if answer is None:
-            raise _Timeout
-        return answer
+        return self.states.state_possible(condition, self.budget, from_depth=from_depth)
 
     def _longest_ending_by(self, depth: int) -> Answer:
         """No state at `depth` is non-terminal: the longest game is the deepest terminal
@@ -376,8 +229,8 @@ class Verifier:
         )
 
     def outcomes(self) -> Outcomes:
-        """Every goal vector of a reachable terminal state."""
-        start = time.monotonic()
+        """Every goal vector of a reachable terminal state (those found before the budget
+        ends, if it does)."""
         self.progress("outcomes")
         vectors, witnesses = [], []
         circuit = self.system.circuit
@@ -389,14 +242,12 @@ class Verifier:
                     None if self._impossible(condition) else self._find(condition, self._depths())
                 )
                 if line is None:
-                    return Outcomes(
-                        tuple(vectors), tuple(witnesses), self._complete(), time.monotonic() - start
-                    )
+                    return Outcomes(tuple(vectors), tuple(witnesses), self._complete())
                 vector = self._goal_vector(line)
                 witnesses.append(self._checked(line, _ends_with_goals(vector)))
                 vectors.append(vector)
-        except _Timeout:
-            return Outcomes(tuple(vectors), tuple(witnesses), False, time.monotonic() - start)
+        except OutOfBudget:
+            return Outcomes(tuple(vectors), tuple(witnesses), False)
 
     def earliest_win(self, role: int) -> Answer:
         name = self.system.roles[role]
@@ -413,15 +264,16 @@ class Verifier:
         return Answer(FOUND, line.depth, self._checked(line, _ends_with_goal(role, WIN)))
 
     # -- helpers -------------------------------------------------------------------------
-    def _timed(self, question: Callable[[], Answer]) -> Answer:
-        start = time.monotonic()
+    def _timed(self, question: Callable[[], Answer | Outcomes], budget: Budget):
+        """The question's answer within `budget` (unknown if it ends first), with its time."""
+        self.budget = budget
         try:
             answer = question()
-        except _Timeout:
-            answer = Answer(UNKNOWN, detail="the time limit ran out")
-        return Answer(
-            answer.status, answer.value, answer.witness, answer.detail, time.monotonic() - start
-        )
+        except OutOfBudget:
+            interrupted = budget.interrupted is not None
+            reason = "the run was interrupted" if interrupted else "the time limit ran out"
+            answer = Answer(UNKNOWN, detail=reason)
+        return replace(answer, seconds=budget.seconds)
 
     def _impossible(self, condition: int) -> bool:
         """Whether no state satisfying the invariants satisfies `condition`."""
@@ -432,10 +284,7 @@ class Verifier:
             line = self.playouts.find(self.system, condition, depths)
             if line is not None:
                 return line
-        result = self.unrolling.find(condition, depths, deadline=self.deadline)
-        if result == TIMEOUT:
-            raise _Timeout
-        return result
+        return self.unrolling.find(condition, depths, self.budget)
 
     def _depths(self) -> range:
         last = self.horizon if self.deepest is None else self.deepest
@@ -474,10 +323,11 @@ class Verifier:
         all shorter than `searched` steps, cover."""
         while self.states is not None and untried and untried[0] <= searched:
             k = untried.pop(0)
-            budget = time.monotonic() + INDUCTION_SECONDS
-            deadline = budget if self.deadline is None else min(self.deadline, budget)
-            if self.states.inductive(condition, k, deadline):
-                return True
+            try:
+                if self.states.inductive(condition, k, self.budget.part(INDUCTION_SECONDS)):
+                    return True
+            except OutOfBudget:
+                self.budget.check()  # only the induction's share ran out
         return False
 
     def _complete(self) -> bool:

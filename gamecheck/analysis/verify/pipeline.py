@@ -1,0 +1,111 @@
+"""`verify_game`: from a game to every answer of `gamecheck verify`, within one budget.
+
+Load the rule sheet, ground it, play random playouts, prove invariants, unroll, ask the
+questions (analysis/verify/search.py). The phases before the questions get bounded shares
+of the budget; if the budget ends before the questions, every answer is unknown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gamecheck.analysis.loading import Subject, checking_games, load_rule_sheet
+from gamecheck.analysis.verify.results import UNKNOWN, Answer, Outcomes, Verification
+from gamecheck.analysis.verify.search import Verifier
+from gamecheck.budget import Budget, OutOfBudget
+from gamecheck.solvers.ground.grounder import ground
+from gamecheck.solvers.ground.invariants import PLAYOUTS, Invariants, find_invariants
+from gamecheck.solvers.ground.sampling import random_playouts
+from gamecheck.solvers.ground.unroll import make_unrolling
+
+DEFAULT_HORIZON = 300
+PLAYOUT_SHARE = 0.1
+INVARIANT_SHARE = 0.3
+"""The shares of the time left that random playouts, then invariants, may take."""
+
+
+def verify_game(
+    subject: Subject,
+    *,
+    backend: str = "cnf",
+    horizon: int = DEFAULT_HORIZON,
+    time_limit: float | None = None,
+    budget: Budget | None = None,
+    sat_solver: str | None = None,
+    invariants: bool = True,
+    dimacs: bool = False,
+    progress: Callable[[str], None] = lambda _: None,
+) -> Verification:
+    """Every answer of `gamecheck verify` for a game (a Game, a built-in game's name, a rule
+    sheet's path or its text), within `time_limit` seconds (or the given budget)."""
+    budget = budget or Budget(time_limit)
+    progress("loading")
+    sheet = load_rule_sheet(subject)
+    checkers = checking_games(subject)
+    try:
+        progress("grounding")
+        system = ground(sheet.rules, sheet.name, budget=budget)
+    except OutOfBudget as stop:
+        return _unanswered(sheet.name, sheet.roles, backend, horizon, budget, f"grounding: {stop}")
+    progress("random playouts")
+    playouts = random_playouts(
+        system, PLAYOUTS, max_steps=horizon, budget=budget.part(share=PLAYOUT_SHARE)
+    )
+    found = Invariants()
+    if invariants:
+        progress("invariants")
+        found = find_invariants(
+            system,
+            playouts=playouts,
+            sat_solver=sat_solver,
+            budget=budget.part(share=INVARIANT_SHARE),
+        )
+    unrolling = make_unrolling(system, backend, sat_solver=sat_solver, record=dimacs)
+    unrolling.use_invariants(found)
+    states = None
+    if found.state:
+        states = make_unrolling(system, backend, sat_solver=sat_solver, free_start=True)
+        states.use_invariants(found)
+    verifier = Verifier(
+        unrolling,
+        checkers,
+        horizon=horizon,
+        budget=budget,
+        progress=progress,
+        states=states,
+        playouts=playouts,
+    )
+    result = verifier.run()
+    result.seconds = budget.seconds
+    result.system_size = system.size()
+    result.invariant_statistics = found.statistics
+    if dimacs and result.complete and unrolling.name == "cnf":
+        result.certificate = unrolling.dimacs(
+            [
+                unrolling.alive(verifier.deepest),
+                -unrolling.literal(system.terminal, verifier.deepest),
+            ],
+            f"gamecheck verify {sheet.name}: UNSAT iff no line of play reaches a non-terminal "
+            f"state after {verifier.deepest} steps (proved invariants included as clauses)",
+        )
+    return result
+
+
+def _unanswered(name, roles, backend, horizon, budget: Budget, reason: str) -> Verification:
+    """A verification in which the budget ended before any question was asked."""
+    unknown = Answer(UNKNOWN, detail=reason)
+    return Verification(
+        game=name,
+        roles=roles,
+        backend=backend,
+        horizon=horizon,
+        complete=False,
+        longest_game=unknown,
+        shortest_game=unknown,
+        playability=unknown,
+        goal_definedness=unknown,
+        outcomes=Outcomes((), (), False),
+        earliest_win={role: unknown for role in roles},
+        seconds=budget.seconds,
+        interrupted=budget.interrupted is not None,
+    )

@@ -1,0 +1,190 @@
+"""One time budget per command: a deadline, and cancellation by Ctrl-C or SIGTERM.
+
+Every phase of a command (loading, grounding, playouts, invariants, each query, replay) gets
+the same `Budget`, or a `part` of it, and calls `check()` between steps: once the deadline
+has passed or the run is interrupted it raises `OutOfBudget`, and the phase returns what it
+settled, the rest `unknown`. That is the one timeout convention of the code.
+
+A solver call that blocks in C cannot look at the clock, so it names how to stop it:
+`with budget.stopping(solver.interrupt): solver.solve_limited(...)`. One watchdog thread
+calls that at the deadline, or at once when a signal arrives (`on_signals` has Python write
+signal numbers to a pipe the watchdog reads, which works while the main thread is in C).
+
+>>> budget = Budget(None)
+>>> budget.expired, budget.remaining()
+(False, inf)
+>>> Budget(0).check()
+Traceback (most recent call last):
+gamecheck.budget.OutOfBudget: the time limit ran out
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import select
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+WATCH_INTERVAL = 0.05
+"""Seconds between two looks of the watchdog at the deadlines of the calls it guards."""
+
+
+class OutOfBudget(Exception):
+    """The time limit passed or the run was interrupted: what is not settled is unknown."""
+
+
+class Budget:
+    """A deadline (None: no time limit) shared by every phase of one command; a `part` of it
+    ends no later than the whole, and an interruption ends them all."""
+
+    def __init__(self, seconds: float | None = None, *, parent: Budget | None = None):
+        self.start = time.monotonic()
+        self.deadline = None if seconds is None else self.start + seconds
+        self.parent = parent
+        if parent is not None and parent.deadline is not None:
+            self.deadline = min(self.deadline or math.inf, parent.deadline)
+        self._interrupted: int | None = None
+
+    @property
+    def root(self) -> Budget:
+        return self if self.parent is None else self.parent.root
+
+    @property
+    def interrupted(self) -> int | None:
+        """The number of the signal that interrupted the run, or None."""
+        return self.root._interrupted
+
+    def interrupt(self, signal_number: int) -> None:
+        """End this budget and every part of it now, as `signal_number` asked."""
+        root = self.root
+        if root._interrupted is None:
+            root._interrupted = signal_number
+        _watchdog().stop_all()
+
+    def remaining(self) -> float:
+        """Seconds left (math.inf without a time limit, 0 once expired)."""
+        if self.interrupted is not None:
+            return 0.0
+        if self.deadline is None:
+            return math.inf
+        return max(0.0, self.deadline - time.monotonic())
+
+    @property
+    def expired(self) -> bool:
+        return self.remaining() == 0.0
+
+    @property
+    def seconds(self) -> float:
+        """Seconds since the budget started."""
+        return time.monotonic() - self.start
+
+    def check(self) -> None:
+        """Raise OutOfBudget if the deadline has passed or the run was interrupted."""
+        if self.interrupted is not None:
+            raise OutOfBudget("the run was interrupted")
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise OutOfBudget("the time limit ran out")
+
+    def part(self, seconds: float | None = None, *, share: float | None = None) -> Budget:
+        """A budget that ends after `seconds`, or after `share` of what is left, and no later
+        than this one; without either, the same deadline."""
+        if share is not None:
+            left = self.remaining()
+            seconds = None if left == math.inf else share * left
+        return Budget(seconds, parent=self)
+
+    @contextmanager
+    def stopping(self, stop: Callable[[], object]) -> Iterator[None]:
+        """Around a blocking call: `stop()` is called from the watchdog thread at the
+        deadline or when the run is interrupted (at once if that has already happened)."""
+        if self.expired:
+            stop()
+        guard = _watchdog().guard(self, stop)
+        try:
+            yield
+        finally:
+            _watchdog().release(guard)
+
+
+@contextmanager
+def on_signals(budget: Budget) -> Iterator[None]:
+    """While inside: SIGINT and SIGTERM interrupt `budget` (the command then ends with what it
+    settled); a second signal raises KeyboardInterrupt at once. Main thread only."""
+    watchdog = _watchdog()
+    received = []
+
+    def handle(number: int, _frame) -> None:
+        received.append(number)
+        if len(received) > 1:
+            raise KeyboardInterrupt
+        budget.interrupt(number)
+
+    previous = {number: signal.signal(number, handle) for number in (signal.SIGINT, signal.SIGTERM)}
+    previous_fd = signal.set_wakeup_fd(watchdog.write_end)
+    watchdog.listener = budget
+    try:
+        yield
+    finally:
+        watchdog.listener = None
+        signal.set_wakeup_fd(previous_fd)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+class _Watchdog:
+    """One daemon thread: stops guarded calls at their deadline, or all of them when a
+    signal number arrives on its wakeup pipe (open as long as the process runs)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.guards: dict[int, tuple[Budget, Callable[[], object]]] = {}
+        self.next_id = 0
+        self.read_end, self.write_end = os.pipe()
+        os.set_blocking(self.write_end, False)
+        self.listener: Budget | None = None
+        threading.Thread(target=self._run, name="gamecheck-watchdog", daemon=True).start()
+
+    def guard(self, budget: Budget, stop: Callable[[], object]) -> int:
+        with self.lock:
+            self.next_id += 1
+            self.guards[self.next_id] = (budget, stop)
+            return self.next_id
+
+    def release(self, guard: int) -> None:
+        with self.lock:
+            self.guards.pop(guard, None)
+
+    def stop_all(self) -> None:
+        with self.lock:
+            stops = [stop for _, stop in self.guards.values()]
+        for stop in stops:
+            stop()
+
+    def _run(self) -> None:
+        while True:
+            ready, _, _ = select.select([self.read_end], [], [], WATCH_INTERVAL)
+            numbers = os.read(self.read_end, 64) if ready else b""
+            listener = self.listener
+            for number in numbers:
+                if number in (signal.SIGINT, signal.SIGTERM) and listener is not None:
+                    listener.interrupt(number)
+            with self.lock:
+                due = [stop for budget, stop in self.guards.values() if budget.expired]
+            for stop in due:
+                stop()
+
+
+_WATCHDOG: _Watchdog | None = None
+_WATCHDOG_LOCK = threading.Lock()
+
+
+def _watchdog() -> _Watchdog:
+    global _WATCHDOG
+    with _WATCHDOG_LOCK:
+        if _WATCHDOG is None:
+            _WATCHDOG = _Watchdog()
+        return _WATCHDOG

@@ -1,0 +1,55 @@
+"""Option types and options shared by the subcommands. A bad value gets one sentence that
+names the option's meaning, never an internal name."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+MAX_SEED = 2**63 - 1
+
+
+def whole_number(minimum: int) -> type:
+    """An argparse type: a whole number >= minimum."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= {minimum}")
+        return value
+
+    return parse
+
+
+count = whole_number(0)
+positive = whole_number(1)
+
+
+def seed(text: str) -> int:
+    """A random seed: a whole number from 0 to 2**63 - 1."""
+    value = count(text)
+    if value > MAX_SEED:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seed from 0 to 2**63 - 1")
+    return value
+
+
+def seconds(text: str) -> float:
+    """A time limit: a finite number of seconds > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds > 0")
+    return value
+
+
+def add_time_limit(parser, help: str, default: float | None = None) -> None:
+    parser.add_argument("--time-limit", type=seconds, default=default, metavar="S", help=help)
+
+
+def add_json(parser, help: str = "print one JSON object") -> None:
+    parser.add_argument("--json", action="store_true", help=help)

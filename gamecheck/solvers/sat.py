@@ -1,0 +1,219 @@
+"""The one SAT layer: literals with constants folded, the shared AND gate, and an incremental
+python-sat solver that stops when the budget says so. Every CNF in gamecheck goes through it.
+
+Literals are ints (negative for negation) or the constants True and False.
+
+>>> with Clauses() as cnf:
+...     a, b = cnf.new_variable(), cnf.new_variable()
+...     both = cnf.conj([a, b, True])
+...     cnf.conj([b, a]) == both, cnf.conj([a, -a]), sorted(cnf.solve([both]))
+(True, False, [1, 2, 3])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+from pysat.pb import PBEnc
+from pysat.solvers import Solver
+
+from gamecheck.budget import Budget
+from gamecheck.errors import GamecheckError
+
+Lit = int | bool
+"""A solver literal (negative for negation), or a constant."""
+DEFAULT_SAT_SOLVER = "glucose4"
+SAT_SOLVERS = (
+    "glucose4",
+    "glucose3",
+    "glucose42",
+    "maplechrono",
+    "maplecm",
+    "maplesat",
+    "mergesat3",
+    "minisat22",
+)
+"""The python-sat solvers that can be stopped in the middle of a call (CaDiCaL, Lingeling
+and Kissat cannot, so they could not keep a time limit)."""
+
+
+def check_sat_solver(name: str | None) -> str:
+    """The solver name to use (the default for None); GamecheckError for an unknown one."""
+    if name is None:
+        return DEFAULT_SAT_SOLVER
+    if name not in SAT_SOLVERS:
+        raise GamecheckError(
+            f"unknown SAT solver {name!r}; the solvers that keep a time limit are "
+            f"{', '.join(SAT_SOLVERS)}"
+        )
+    return name
+
+
+def negate(literal: Lit) -> Lit:
+    return (not literal) if isinstance(literal, bool) else -literal
+
+
+def holds(literal: Lit, model: set[int]) -> bool:
+    """Whether a literal is true in a model given as its set of true variables."""
+    if isinstance(literal, bool):
+        return literal
+    return literal in model if literal > 0 else -literal not in model
+
+
+def conjuncts(literals: Iterable[Lit]) -> bool | tuple[int, ...]:
+    """The variables of an AND with constants folded, sorted: or False (a False literal, or
+    a literal and its negation), or True (nothing left)."""
+    kept: set[int] = set()
+    for literal in literals:
+        if literal is False or (literal is not True and -literal in kept):
+            return False
+        if literal is not True:
+            kept.add(literal)
+    return tuple(sorted(kept)) or True
+
+
+def shared_and(
+    gates: dict[tuple[int, ...], int], literals: Iterable[Lit], new_gate: Callable[[tuple], int]
+) -> Lit:
+    """A literal equal to the AND of `literals`: constants folded, and one gate per set of
+    inputs (`gates` remembers them; `new_gate(inputs)` makes a missing one)."""
+    key = conjuncts(literals)
+    if isinstance(key, bool):
+        return key
+    if len(key) == 1:
+        return key[0]
+    gate = gates.get(key)
+    if gate is None:
+        gate = gates[key] = new_gate(key)
+    return gate
+
+
+def solve_within(solver: Solver, assumptions: Sequence[int], budget: Budget) -> bool:
+    """Whether the clauses of `solver` and `assumptions` are satisfiable; OutOfBudget if the
+    budget ends first (the solver is stopped in the middle of the call)."""
+    while True:
+        budget.check()
+        solver.clear_interrupt()
+        with budget.stopping(solver.interrupt):
+            answer = solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
+        if answer is not None:
+            return answer
+
+
+class Clauses:
+    """Clauses in one incremental SAT solver, built through folded, shared AND gates
+    (Tseitin); optionally recorded for a DIMACS export. Use it as a context manager."""
+
+    def __init__(self, sat_solver: str | None = None, *, record: bool = False):
+        self.pool = IDPool()
+        self.solver = Solver(name=check_sat_solver(sat_solver))
+        self.recorded: list[list[int]] | None = [] if record else None
+        self.clause_count = 0
+        self._gates: dict[tuple[int, ...], int] = {}
+
+    def __enter__(self) -> Clauses:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.solver.delete()
+
+    def new_variable(self) -> int:
+        return self.pool.id()
+
+    def add(self, literals: Sequence[int]) -> None:
+        """One clause of variables (no constants, never empty)."""
+        self.solver.add_clause(literals)
+        self.clause_count += 1
+        if self.recorded is not None:
+            self.recorded.append(list(literals))
+
+    def clause(self, literals: Iterable[Lit]) -> None:
+        """At least one of `literals` holds (constants allowed; none left: unsatisfiable)."""
+        literals = list(literals)
+        if any(literal is True for literal in literals):
+            return
+        kept = [literal for literal in literals if literal is not False]
+        if not kept:
+            contradiction = self.new_variable()
+            self.add([contradiction])
+            kept = [-contradiction]
+        self.add(kept)
+
+    def define_and(self, gate: int, inputs: Sequence[int]) -> None:
+        """Constrain `gate` to equal the AND of `inputs`."""
+        for literal in inputs:
+            self.add([-gate, literal])
+        self.add([gate, *(-literal for literal in inputs)])
+
+    def conj(self, literals: Iterable[Lit]) -> Lit:
+        """A literal equal to the AND of `literals`."""
+        return shared_and(self._gates, literals, self._new_gate)
+
+    def _new_gate(self, inputs: tuple[int, ...]) -> int:
+        gate = self.new_variable()
+        self.define_and(gate, inputs)
+        return gate
+
+    def disj(self, literals: Iterable[Lit]) -> Lit:
+        """A literal equal to the OR of `literals`."""
+        return negate(self.conj(negate(literal) for literal in literals))
+
+    def at_most_one(self, literals: Sequence[int]) -> None:
+        if len(literals) > 1:
+            encoding = CardEnc.atmost(literals, 1, vpool=self.pool, encoding=EncType.seqcounter)
+            for clause in encoding.clauses:
+                self.add(clause)
+
+    def exactly_one_if(self, condition: Lit, literals: Sequence[Lit]) -> None:
+        """At most one of `literals` (variables or False), and if `condition` exactly one."""
+        variables = [literal for literal in literals if literal is not False]
+        self.clause([negate(condition), *variables])
+        self.at_most_one(variables)
+
+    def linear_if(
+        self, condition: int | None, terms: list[tuple[int, int]], low: int, high: int
+    ) -> None:
+        """If `condition` holds (always, when None): low <= sum of the weights of the true
+        literals <= high. Weights are positive."""
+        weights = [weight for weight, _ in terms]
+        literals = [literal for _, literal in terms]
+        guard = [] if condition is None else [-condition]
+        encodings = []
+        if low > 0:
+            encodings.append(PBEnc.atleast(literals, weights, bound=low, vpool=self.pool))
+        if high < sum(weights):
+            encodings.append(PBEnc.atmost(literals, weights, bound=high, vpool=self.pool))
+        for encoding in encodings:
+            for clause in encoding.clauses:
+                self.add(guard + clause)
+
+    def solve(self, assumptions: Sequence[Lit] = (), budget: Budget | None = None):
+        """The true variables of a model (a set, maybe empty) in which the assumptions hold,
+        or False if there is none; OutOfBudget if the budget ends first."""
+        if any(literal is False for literal in assumptions):
+            return False
+        wanted = [literal for literal in assumptions if literal is not True]
+        if not solve_within(self.solver, wanted, budget or Budget()):
+            return False
+        model = self.solver.get_model()
+        self.solver.set_phases(model)  # the next, often similar, query starts from this model
+        return {literal for literal in model if literal > 0}
+
+    def dimacs(self, units: Sequence[Lit], comment: str) -> str:
+        """The recorded clauses plus unit clauses, as DIMACS text."""
+        clauses = list(self.recorded or [])
+        clauses += [[unit] for unit in units if unit is not True]
+        if False in units:
+            clauses.append([])
+        lines = [f"c {line}" for line in comment.splitlines()]
+        lines.append(f"p cnf {self.pool.top} {len(clauses)}")
+        lines += [" ".join(map(str, clause)) + " 0" for clause in clauses]
+        return "\n".join(lines) + "\n"
+
+    def size(self) -> dict[str, int]:
+        return {"variables": self.pool.top, "clauses": self.clause_count}
