@@ -93,7 +93,7 @@ def test_same_seed_same_playout_and_summary():
 
 
 def test_a_stuck_role_is_reported_not_a_crash():
-    with pytest.raises(GamecheckError, match="second has no legal action in a live state"):
+    with pytest.raises(GamecheckError, match="second has no legal action in a non-terminal state"):
         uct_playout(Nim(5, stuck=True), seed=0, iterations=10)
 
 
