@@ -1,5 +1,6 @@
 """`gamecheck verify` on small rule sheets whose answers are worked out by hand."""
 
+import itertools
 import json
 from pathlib import Path
 
@@ -121,3 +122,27 @@ def test_bad_input_exits_2(capsys, tmp_path):
     assert main(["verify", "tictacchess", "--horizon", "0"]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and err.count("gamecheck: error:") == 3
+
+
+def test_verify_text_shows_every_line_of_play_once_with_its_final_board(capsys):
+    # tic-tac-toe: 9 steps at the longest (a full board), x wins at step 5 at the earliest.
+    assert main(["verify", str(SHEETS / "tictactoe.kif")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    longest = out.index(next(line for line in out if line.lstrip().startswith("longest game")))
+    line_of_play = out[longest + 1 : longest + 8]
+    assert [row.split()[0] for row in line_of_play] == [
+        "1.",
+        "2.",
+        "3.",
+        "...",
+        "7.",
+        "8.",
+        "9.",
+    ]
+    assert "(3 more steps)" in line_of_play[3]
+    board = list(itertools.takewhile(lambda row: row.startswith("    | "), out[longest + 8 :]))
+    marks = [row for row in board if row.startswith("    | (cell") and not row.endswith(" b)")]
+    assert len(marks) == 9  # the board of a 9-step game is full
+    # x's earliest win at 5 is the line of the shortest game, shown there and named here
+    win = out.index(next(line for line in out if "earliest win xplayer" in line))
+    assert out[win + 1].strip() == "(the line of shortest game)"

@@ -45,6 +45,7 @@ def register(subparsers) -> None:
 
 def run(args, budget: Budget) -> int:
     from gamecheck.analysis.files import write_atomically
+    from gamecheck.analysis.loading import checking_games
     from gamecheck.analysis.verify.pipeline import verify_game
     from gamecheck.analysis.verify.text import verification_text
     from gamecheck.solvers.sat import check_sat_solver
@@ -67,5 +68,8 @@ def run(args, budget: Budget) -> int:
     )
     if args.dimacs and result.certificate is not None:
         write_atomically(args.dimacs, lambda file: file.write(result.certificate))
-    print(json.dumps(result.to_json()) if args.json else verification_text(result))
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(verification_text(result, checking_games(args.game)[0]))
     return status(defective=bool(result.defects), unknown=bool(result.unknown))

@@ -1,13 +1,18 @@
 """Text of `gamecheck verify` answers, shared by the command line and the reports: the
-questions in order, values with their units, goal vectors, sizes, numbered lines of play."""
+questions in order, values with their units, goal vectors, sizes, numbered lines of play
+(folded when long) and the boards they end on."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gamecheck.analysis.verify.results import REFUTED, Answer, Verification
+from gamecheck.analysis.replay import replay_line
+from gamecheck.analysis.verify.results import Answer, Verification
+from gamecheck.models.base import Game
 
 NOOP = "noop"
+FOLD_KEEP = 3
+"""A long line of play shows its first and last FOLD_KEEP steps."""
 
 
 def answer_rows(result: Verification) -> list[tuple[str, Answer, str]]:
@@ -62,20 +67,48 @@ def numbered_line(roles: Sequence[str], witness: Sequence[Sequence[str]]) -> lis
     return [f"{number}. {joint_text(roles, joint)}" for number, joint in enumerate(witness, 1)]
 
 
-def verification_text(result: Verification) -> str:
-    """A readable account of every answer, counterexamples as numbered lines of play."""
+def folded_line(
+    roles: Sequence[str], witness: Sequence[Sequence[str]], keep: int = FOLD_KEEP
+) -> list[str]:
+    """A numbered line of play with only its first and last `keep` steps when it is long."""
+    steps = numbered_line(roles, witness)
+    if len(steps) <= 2 * keep + 1:
+        return steps
+    return [*steps[:keep], f"... ({len(steps) - 2 * keep} more steps)", *steps[-keep:]]
+
+
+def verification_text(result: Verification, game: Game | None = None) -> str:
+    """A readable account of every answer, each with its line of play (folded, shown once:
+    a line met again names where it was shown) and, given the game to replay it on, the
+    board it ends on."""
     lines = [
         f"verify {result.game} ({len(result.roles)} roles: {', '.join(result.roles)}) "
         f"with {result.backend}, horizon {result.horizon}",
         f"  system: {sizes_text(result.system_size)}; {sizes_text(result.invariant_statistics)}",
     ]
+    shown: dict[tuple, str] = {}
+
+    def line_of_play(label: str, witness, indent: str = "    ") -> list[str]:
+        if witness is None:
+            return []
+        if witness in shown:
+            return [f"{indent}(the line of {shown[witness]})"]
+        shown[witness] = label
+        return _line_of_play(result.roles, witness, game, indent)
+
     rows = answer_rows(result)
     for label, answer, unit in rows[:4]:
-        lines += _answer_lines(result.roles, label, answer, unit)
-    vectors = " | ".join(map(vector_text, result.outcomes.vectors)) or "none"
-    lines.append(f"  {'outcomes':18} {result.outcomes.status:8} {vectors}")
+        lines.append(_answer_line(label, answer, unit))
+        lines += line_of_play(label, answer.witness)
+    outcomes = result.outcomes
+    vectors = " | ".join(map(vector_text, outcomes.vectors)) or "none"
+    lines.append(f"  {'outcomes':18} {outcomes.status:8} {vectors}")
+    for vector, witness in zip(outcomes.vectors, outcomes.witnesses, strict=True):
+        lines.append(f"    {vector_text(vector)} after {_steps(len(witness))}:")
+        lines += line_of_play(f"outcome {vector_text(vector)}", witness, indent="      ")
     for label, answer, unit in rows[4:]:
-        lines += _answer_lines(result.roles, label, answer, unit)
+        lines.append(_answer_line(label, answer, unit))
+        lines += line_of_play(label, answer.witness)
     if not result.complete:
         lines.append("  (the longest game is not proved: answers hold up to the horizon only)")
     if result.interrupted:
@@ -84,11 +117,19 @@ def verification_text(result: Verification) -> str:
     return "\n".join(lines)
 
 
-def _answer_lines(roles, label: str, answer: Answer, unit: str) -> list[str]:
-    lines = [
-        f"  {label:18} {answer.status:8} {value_text(answer, unit):12} {answer.detail}".rstrip()
-    ]
-    if answer.status == REFUTED and answer.witness is not None:
-        lines.append("    counterexample:")
-        lines += [f"    {step}" for step in numbered_line(roles, answer.witness)]
+def _answer_line(label: str, answer: Answer, unit: str) -> str:
+    value = value_text(answer, unit)
+    return f"  {label:18} {answer.status:8} {value:12} {answer.detail}".rstrip()
+
+
+def _line_of_play(roles, witness, game: Game | None, indent: str) -> list[str]:
+    """The witness folded, then the board it ends on (when there is a game to draw it)."""
+    lines = [indent + step for step in folded_line(roles, witness)]
+    if game is not None:
+        board = game.picture(replay_line(game, witness).states[-1])
+        lines += [indent + "| " + row for row in board.splitlines()]
     return lines
+
+
+def _steps(count: int) -> str:
+    return f"{count} step{'' if count == 1 else 's'}"
