@@ -51,11 +51,22 @@ _TINY = GameSettings(
     endgame_befores=(1, 2),
     endgame_nodes=2000,
     endgame_time_limit=60.0,
+    uct_playouts=3,
+    uct_iterations=10,
+    opening_playouts=3,
+    opening_uct_playouts=1,
 )
 TINY = {
     "tictacchess": _TINY,
     "sudoku": dataclasses.replace(
-        _TINY, playouts=5, horizon=2, cpsat_time_limit=None, sudoku_count_cap=3
+        _TINY,
+        playouts=5,
+        horizon=2,
+        cpsat_time_limit=None,
+        sudoku_count_cap=3,
+        uct_playouts=0,
+        opening_playouts=0,
+        opening_uct_playouts=0,
     ),
 }
 
@@ -186,9 +197,35 @@ def test_playout_tables_count_every_playout(tiny_report):
     outcomes = pd.read_csv(tiny_report / "tictacchess" / "outcomes.csv")
     playouts = pd.read_csv(tiny_report / "tictacchess" / "playouts.csv")
     branching = pd.read_csv(tiny_report / "tictacchess" / "branching.csv")
-    assert outcomes["count"].sum() == len(playouts) == 20
+    assert outcomes["share, random"].sum() == pytest.approx(1) and len(playouts) == 20
+    # Within the tiny horizon of 4 steps no game ends, so no outcome is proved reachable:
+    # every outcome listed is one the playouts reached.
+    assert set(outcomes["reachable"]) == {"seen in playouts"}
     assert list(playouts["seed"]) == list(range(20))
     assert branching["steps"].sum() == playouts["length"].sum()
+
+
+def test_balance_counts_the_wins_of_the_playouts(tiny_report):
+    balance = pd.read_csv(tiny_report / "tictacchess" / "balance.csv")
+    playouts = pd.read_csv(tiny_report / "tictacchess" / "playouts.csv")
+    goals = playouts["outcome"].str.split(expand=True).astype(int)
+    random = balance[balance["play"] == "random"].set_index("role")
+    for index, role in enumerate(("red", "yellow", "blue")):
+        assert random.loc[role, "wins"] == (goals[index] == 100).sum()
+        assert random.loc[role, "95% low"] <= random.loc[role, "win share"]
+        assert random.loc[role, "win share"] <= random.loc[role, "95% high"]
+    assert set(balance["play"]) == {"random", "UCT"}
+    assert (balance[balance["play"] == "UCT"]["playouts"] == 3).all()
+
+
+def test_openings_cover_every_first_move_of_tictacchess(tiny_report):
+    # RULES.md: red moves first, and its legal first moves are the four of (move 1 4 ...)
+    openings = pd.read_csv(tiny_report / "tictacchess" / "openings.csv")
+    random = openings[openings["play"] == "random"]
+    assert sorted(random["opening"]) == sorted(
+        f"(move 1 4 {x} {y})" for x, y in ((2, 2), (2, 6), (3, 3), (3, 5))
+    )
+    assert (random["playouts"] == 3).all()
 
 
 def test_sudoku_report_shows_the_instances(tiny_report):
@@ -257,8 +294,27 @@ def test_plots_have_titles_and_axis_labels():
         plots.length_histogram("g", pd.Series([3, 5, 5, 9])),
         plots.branching_histogram("g", pd.DataFrame({"joint actions": [1, 4], "steps": [7, 2]})),
         plots.branching_histogram("g", pd.DataFrame({"joint actions": [1, 5000], "steps": [7, 2]})),
-        plots.outcome_bars(
-            "g", ("a", "b"), pd.DataFrame({"outcome": ["100 0", "0 100"], "frequency": [0.7, 0.3]})
+        plots.outcome_shares(
+            "g",
+            ("a", "b"),
+            pd.DataFrame({"a": [100, 0], "b": [0, 100], "share, random": [0.7, 0.3]}),
+        ),
+        plots.win_shares(
+            "g",
+            pd.DataFrame(
+                {
+                    "play": ["random", "random"],
+                    "role": ["a", "b"],
+                    "win share": [0.7, 0.3],
+                    "95% low": [0.5, 0.1],
+                    "95% high": [0.9, 0.5],
+                }
+            ),
+        ),
+        plots.opening_heat_map(
+            "g",
+            ("a", "b"),
+            pd.DataFrame({"opening": ["x", "y"], "a wins": [0.2, 0.9], "b wins": [0.8, 0.1]}),
         ),
         plots.solver_times(
             "g",
@@ -272,7 +328,7 @@ def test_plots_have_titles_and_axis_labels():
         ),
     ]
     for figure in figures:
-        (axes,) = figure.axes
+        axes = figure.axes[0]  # the heat map has its colour bar besides
         assert axes.get_title() and axes.get_xlabel() and axes.get_ylabel()
 
 

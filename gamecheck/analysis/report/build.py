@@ -82,10 +82,12 @@ def write_game(results: GameResults, directory: Path, sources: dict[str, str]) -
     files.mkdir()
     csv_tables = {
         "verification.csv": tables.verification_table(results.verification),
-        "outcome_set.csv": tables.outcome_set_table(results.verification),
         "playouts.csv": results.stats.playouts,
         "branching.csv": tables.branching_counts(results),
-        "outcomes.csv": tables.outcome_frequencies(results),
+        "outcomes.csv": tables.observed_outcomes(results),
+        "lines.csv": tables.line_steps(results.verification),
+        "balance.csv": tables.balance_rows(results),
+        "openings.csv": tables.opening_rows(results),
         "forced_wins.csv": tables.forced_wins(results),
         "endgames.csv": tables.endgame_rows(results),
         "endgame_shares.csv": tables.endgame_shares(results),
@@ -101,10 +103,16 @@ def write_game(results: GameResults, directory: Path, sources: dict[str, str]) -
     figures = {
         "lengths.png": plots.length_histogram(name, results.stats.playouts["length"]),
         "branching.png": plots.branching_histogram(name, csv_tables["branching.csv"]),
-        "outcomes.png": plots.outcome_bars(name, results.game.roles, csv_tables["outcomes.csv"]),
+        "outcomes.png": plots.outcome_shares(name, results.game.roles, csv_tables["outcomes.csv"]),
+        "balance.png": plots.win_shares(name, csv_tables["balance.csv"]),
         "endgames.png": plots.endgame_shares(name, csv_tables["endgame_shares.csv"]),
         "solver_times.png": plots.solver_times(name, csv_tables["solver_figures.csv"]),
     }
+    openings = csv_tables["openings.csv"]
+    for play, rows in openings.groupby("play", sort=False):
+        figures[f"openings_{play.lower()}.png"] = plots.opening_heat_map(
+            name, results.game.roles, rows
+        )
     for file, figure in figures.items():
         plots.save(figure, files / file)
     (files / MANIFEST).write_text(json.dumps(manifest(results, sources), indent=1) + "\n")

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 import pandas as pd
 
 from gamecheck.analysis.endgames import endgame_positions, endgame_study
+from gamecheck.analysis.mcts import uct_playout
+from gamecheck.analysis.openings import opening_table
 from gamecheck.analysis.playouts import Playout, PlayoutStats, random_playout, summarise_playouts
 from gamecheck.analysis.report.settings import GameSettings
 from gamecheck.analysis.sudoku_solve import BACKENDS, SudokuAnswer, make_backend, solve
@@ -45,6 +47,10 @@ class GameResults:
     """By backend: always `cnf`; `cpsat` unless the settings skip it."""
     playouts: tuple[Playout, ...]
     stats: PlayoutStats
+    uct_playouts: tuple[Playout, ...]
+    """Playouts in which every role plays UCT (empty where the settings skip them)."""
+    openings: pd.DataFrame
+    """One row per opening, play ("random" or "UCT") and playout: the goal of each role."""
     forced_wins: dict[str, ForcedWin]
     """By role: the forced-win search from the initial state."""
     endgames: pd.DataFrame
@@ -76,6 +82,19 @@ def gather_game(
     playouts = tuple(random_playout(game, s) for s in range(seed, seed + settings.playouts))
     stats = summarise_playouts(game, playouts)
     seconds["random playouts"] = _since(start)
+
+    began = time.monotonic()
+    progress("UCT playouts")
+    uct_playouts = tuple(
+        uct_playout(game, s, iterations=settings.uct_iterations).playout
+        for s in range(seed, seed + settings.uct_playouts)
+    )
+    seconds["UCT playouts"] = _since(began)
+
+    began = time.monotonic()
+    progress("openings")
+    openings = _openings(game, settings, seed)
+    seconds["openings"] = _since(began)
 
     verifications = {}
     for backend, limit in (
@@ -135,11 +154,26 @@ def gather_game(
         verifications,
         playouts,
         stats,
+        uct_playouts,
+        openings,
         forced_wins,
         endgames,
         sudoku,
         seconds,
     )
+
+
+def _openings(game: Game, settings: GameSettings, seed: int) -> pd.DataFrame:
+    """The opening table under random play and, where the settings ask, under UCT play."""
+    plays = [("random", settings.opening_playouts, 0)]
+    plays.append(("UCT", settings.opening_uct_playouts, settings.uct_iterations))
+    frames = [
+        opening_table(game, playouts=count, seed=seed, iterations=iterations).assign(play=play)
+        for play, count, iterations in plays
+        if count
+    ]
+    columns = ["play", "opening", "seed", *game.roles]
+    return pd.concat(frames)[columns] if frames else pd.DataFrame(columns=columns)
 
 
 def solve_sudoku_instances(game, cap: int) -> SudokuResults:

@@ -16,8 +16,7 @@ from gamecheck.analysis.report import tables
 from gamecheck.analysis.report.descriptions import DESCRIPTION_VS_RULES, RULES_IN_BRIEF
 from gamecheck.analysis.report.gather import GameResults, SudokuResults
 from gamecheck.analysis.report.settings import QUICK, cuts
-from gamecheck.analysis.verify.results import REFUTED, Answer, Verification
-from gamecheck.analysis.verify.text import numbered_line
+from gamecheck.analysis.verify.text import folded_line
 from gamecheck.models.sudoku import grid_text
 
 MACHINE_DEPENDENT_START = "<!-- machine-dependent: begin -->"
@@ -54,6 +53,8 @@ def game_report(results: GameResults) -> str:
         _heading(results),
         _rules(results.name),
         _verification(results),
+        _balance(results),
+        _openings(results),
         _forced_wins(results),
         _playouts(results),
     ]
@@ -118,13 +119,13 @@ def _verification(results: GameResults) -> str:
             f"most {result.horizon} steps only."
         )
     lines += ["", markdown_table(tables.verification_table(result)), ""]
-    lines += _outcome_set(result)
+    lines += _outcome_set(results)
     lines += _lines_of_play(results)
     return "\n".join(lines)
 
 
-def _outcome_set(result: Verification) -> list[str]:
-    outcomes = result.outcomes
+def _outcome_set(results: GameResults) -> list[str]:
+    outcomes = results.verification.outcomes
     if outcomes.complete:
         status = "proved: no other goal vector occurs in a reachable terminal state."
     else:
@@ -132,59 +133,74 @@ def _outcome_set(result: Verification) -> list[str]:
             "unknown: the goal vectors below occur; whether others do was not settled "
             "(the time limit ran out or the longest game is not proved)."
         )
-    lines = ["### Outcome set", "", f"Goal values per role at the end of a game; {status}", ""]
-    if outcomes.vectors:
-        lines += [markdown_table(tables.outcome_set_table(result)), ""]
-    else:
+    lines = [
+        "### Outcome set",
+        "",
+        f"Goal values per role at the end of a game; {status} Beside each, how often the "
+        "playouts below end in it (0: never seen).",
+        "",
+    ]
+    if not outcomes.vectors:
         lines += ["No terminal state was reached within the horizon and time limit.", ""]
+    lines += [
+        markdown_table(tables.observed_outcomes(results)),
+        "",
+        f"![outcomes proved and observed]({results.name}/outcomes.png)",
+        "",
+    ]
     return lines
 
 
 def _lines_of_play(results: GameResults) -> list[str]:
-    result = results.verification
-    shown = [
-        ("Shortest game", result.shortest_game),
-        ("Longest game", result.longest_game),
-        *((f"Earliest win of {role}", answer) for role, answer in result.earliest_win.items()),
+    """Every line of play behind an answer, once: a line met again names where it is shown;
+    long lines show their first and last steps (the full lines: lines.csv)."""
+    name = results.name
+    lines = [
+        "### Lines of play",
+        "",
+        f"Each line once, long ones folded; every step of every line: [{name}/lines.csv]"
+        f"({name}/lines.csv).",
+        "",
     ]
-    lines = ["### Lines of play", ""]
     lines += _counterexamples(results)
-    for title, answer in shown:
-        if answer.witness is not None:
-            lines += _witness(results, title, answer)
+    shown: dict[tuple, str] = {}
+    for title, witness in tables.witnesses(results.verification):
+        if title.startswith("Counterexample"):
+            continue
+        if witness in shown:
+            lines += [f"- {title}: the line of *{shown[witness].lower()}*.", ""]
+            continue
+        shown[witness] = title
+        lines += _witness(results, title, witness)
     return lines
 
 
 def _counterexamples(results: GameResults) -> list[str]:
-    result = results.verification
     refuted = [
-        (title, answer)
-        for title, answer in (
-            ("Playability", result.playability),
-            ("Goal definedness", result.goal_definedness),
-        )
-        if answer.status == REFUTED
+        (title, witness)
+        for title, witness in tables.witnesses(results.verification)
+        if title.startswith("Counterexample")
     ]
     if not refuted:
         return ["No property was refuted, so there is no counterexample to show.", ""]
     lines = []
-    for title, answer in refuted:
-        lines += _witness(results, f"Counterexample to {title.lower()}", answer, open_=True)
+    for title, witness in refuted:
+        lines += _witness(results, title, witness, open_=True)
     return lines
 
 
-def _witness(results: GameResults, title: str, answer: Answer, open_: bool = False) -> list[str]:
-    """A line of play, numbered, with the picture of the state it ends in."""
+def _witness(results: GameResults, title: str, witness, open_: bool = False) -> list[str]:
+    """A line of play, numbered and folded, with the picture of the state it ends in."""
     game = results.game
-    steps = len(answer.witness)
-    final = replay_line(game, answer.witness).states[-1]
+    steps = len(witness)
+    final = replay_line(game, witness).states[-1]
     return [
         f"#### {title}: {steps} step{'s' if steps != 1 else ''}",
         "",
         f"<details{' open' if open_ else ''}><summary>line of play and final board</summary>",
         "",
         "```",
-        *numbered_line(game.roles, answer.witness),
+        *folded_line(game.roles, witness),
         "```",
         "",
         "```",
@@ -194,6 +210,63 @@ def _witness(results: GameResults, title: str, answer: Answer, open_: bool = Fal
         "</details>",
         "",
     ]
+
+
+def _balance(results: GameResults) -> str:
+    name, settings = results.name, results.settings
+    if len(results.game.roles) == 1:
+        return "## Who is favoured\n\nOne role: there is nobody to be favoured over."
+    uct = (
+        f" and {len(results.uct_playouts)} playouts in which every role plays UCT (Monte "
+        f"Carlo tree search, {settings.uct_iterations} iterations a step, seeds from "
+        f"{results.seed}; analysis/mcts.py)"
+        if results.uct_playouts
+        else ""
+    )
+    return "\n".join(
+        [
+            "## Who is favoured",
+            "",
+            f"Share of playouts each role wins (goal 100), with a 95% interval (Wilson), and "
+            f"its mean goal: {len(results.playouts)} uniform random playouts{uct}. Stronger "
+            "play says more about balance than random play. Numbers: "
+            f"[{name}/balance.csv]({name}/balance.csv).",
+            "",
+            markdown_table(tables.balance_table(results)),
+            "",
+            f"![win shares]({name}/balance.png)",
+        ]
+    )
+
+
+def _openings(results: GameResults) -> str:
+    name, settings = results.name, results.settings
+    if results.openings.empty:
+        return ""
+    lines = [
+        "## Openings",
+        "",
+        "For every first move (the joint action of the first step, named by the roles that "
+        "have a choice), the share of playouts after it that each role wins. Numbers: "
+        f"[{name}/openings.csv]({name}/openings.csv).",
+    ]
+    plays = {
+        "random": f"{settings.opening_playouts} uniform random playouts after each opening",
+        "UCT": f"{settings.opening_uct_playouts} UCT playouts ({settings.uct_iterations} "
+        "iterations a step) after each opening",
+    }
+    for play in dict.fromkeys(results.openings["play"]):
+        lines += [
+            "",
+            f"### Under {play} play",
+            "",
+            plays[play] + ":",
+            "",
+            markdown_table(tables.opening_table(results, play)),
+            "",
+            f"![openings, {play} play]({name}/openings_{play.lower()}.png)",
+        ]
+    return "\n".join(lines)
 
 
 def _forced_wins(results: GameResults) -> str:
@@ -231,7 +304,7 @@ def _forced_wins(results: GameResults) -> str:
 
 
 def _playouts(results: GameResults) -> str:
-    name, stats = results.name, results.stats
+    name = results.name
     seeds = f"{results.seed}..{results.seed + len(results.playouts) - 1}"
     return "\n".join(
         [
@@ -252,12 +325,6 @@ def _playouts(results: GameResults) -> str:
             markdown_table(tables.branching_summary(results)),
             "",
             f"![branching factor histogram]({name}/branching.png)",
-            "",
-            f"### Outcomes (goal values of {', '.join(stats.roles)})",
-            "",
-            markdown_table(tables.outcome_frequencies(results)),
-            "",
-            f"![outcome frequencies]({name}/outcomes.png)",
         ]
     )
 

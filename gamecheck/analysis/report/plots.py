@@ -47,14 +47,63 @@ def branching_histogram(game: str, counts: pd.DataFrame) -> Figure:
     return figure
 
 
-def outcome_bars(game: str, roles: tuple[str, ...], outcomes: pd.DataFrame) -> Figure:
-    """The share of random playouts ending with each goal vector (`outcome`, `frequency`)."""
+def outcome_shares(game: str, roles: tuple[str, ...], outcomes: pd.DataFrame) -> Figure:
+    """The outcomes proved reachable (and any other observed) with their share of the random
+    and of the UCT playouts, 0 where never observed (`observed_outcomes` of tables.py)."""
     figure, axes = _figure(SIZE)
-    axes.bar(outcomes["outcome"].astype(str), outcomes["frequency"], color="tab:purple")
-    axes.set_title(f"{game}: outcomes of random playouts")
+    labels = [" ".join(map(str, row)) for row in outcomes[list(roles)].itertuples(index=False)]
+    plays = [column for column in outcomes.columns if column.startswith("share, ")]
+    width = 0.8 / max(len(plays), 1)
+    for number, column in enumerate(plays):
+        positions = np.arange(len(labels)) + number * width
+        axes.bar(positions, outcomes[column], width, label=column.removeprefix("share, "))
+    axes.set_xticks(np.arange(len(labels)) + width * (len(plays) - 1) / 2, labels)
+    axes.set_title(f"{game}: outcomes proved reachable, and how often play ends in each")
     axes.set_xlabel(f"goal values ({' '.join(roles)})")
     axes.set_ylabel("share of playouts")
-    axes.tick_params(axis="x", labelrotation=30 if len(outcomes) > 4 else 0)
+    axes.tick_params(axis="x", labelrotation=30 if len(labels) > 4 else 0)
+    axes.legend(title="play")
+    return figure
+
+
+def win_shares(game: str, rows: pd.DataFrame) -> Figure:
+    """Per role and play, the share of playouts won with its 95% interval (`balance_rows`)."""
+    figure, axes = _figure(SIZE)
+    roles = list(dict.fromkeys(rows["role"]))
+    plays = list(dict.fromkeys(rows["play"]))
+    width = 0.8 / len(plays)
+    for number, play in enumerate(plays):
+        part = rows[rows["play"] == play].set_index("role").loc[roles]
+        errors = np.clip(
+            [part["win share"] - part["95% low"], part["95% high"] - part["win share"]], 0, 1
+        )
+        positions = np.arange(len(roles)) + number * width
+        axes.bar(positions, part["win share"], width, yerr=errors, capsize=3, label=play)
+    axes.set_xticks(np.arange(len(roles)) + width * (len(plays) - 1) / 2, roles)
+    axes.set_ylim(0, 1)
+    axes.set_title(f"{game}: who wins, with 95% intervals")
+    axes.set_xlabel("role")
+    axes.set_ylabel("share of playouts won (goal 100)")
+    axes.legend(title="play")
+    return figure
+
+
+def opening_heat_map(game: str, roles: tuple[str, ...], rows: pd.DataFrame) -> Figure:
+    """Openings x roles, coloured by the share of playouts after the opening that the role
+    wins (`opening_rows` of one play), the share written in each cell."""
+    shares = rows[[f"{role} wins" for role in roles]].to_numpy(dtype=float)
+    height = 1.2 + 0.28 * len(rows)
+    figure, axes = _figure((max(SIZE[0], 1.6 + 1.1 * len(roles)), height))
+    image = axes.imshow(shares, cmap="viridis", vmin=0, vmax=1, aspect="auto")
+    axes.set_xticks(range(len(roles)), roles)
+    axes.set_yticks(range(len(rows)), rows["opening"])
+    for (y, x), share in np.ndenumerate(shares):
+        colour = "white" if share < 0.5 else "black"
+        axes.text(x, y, f"{share:.0%}", ha="center", va="center", color=colour, fontsize=8)
+    axes.set_title(f"{game}: share of playouts won after each opening")
+    axes.set_xlabel("role")
+    axes.set_ylabel("opening")
+    figure.colorbar(image, ax=axes, label="share won")
     return figure
 
 

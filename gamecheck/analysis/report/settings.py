@@ -34,6 +34,14 @@ class GameSettings:
     """The node budget of each search of the endgame study."""
     endgame_time_limit: float
     """The time budget of the whole study, shared out as it goes (a safety net too)."""
+    uct_playouts: int = 0
+    """Playouts in which every role plays UCT (analysis/mcts.py); 0 skips them."""
+    uct_iterations: int = 0
+    """UCT iterations per step."""
+    opening_playouts: int = 0
+    """Random playouts after each opening (first joint action); 0 skips the opening table."""
+    opening_uct_playouts: int = 0
+    """UCT playouts after each opening, with `uct_iterations`; 0 skips them."""
     sudoku_count_cap: int = 0
     """Count the solutions of every sudoku instance up to this many."""
 
@@ -58,6 +66,10 @@ _FULL = GameSettings(
     endgame_befores=(1, 2, 3, 4, 5, 6, 8, 10, 12),
     endgame_nodes=200_000,
     endgame_time_limit=300.0,
+    uct_playouts=40,
+    uct_iterations=200,
+    opening_playouts=200,
+    opening_uct_playouts=10,
 )
 _QUICK = {
     "playouts": 500,
@@ -69,13 +81,29 @@ _QUICK = {
     "endgame_befores": (1, 2, 3, 4, 6, 8),
     "endgame_nodes": 20_000,
     "endgame_time_limit": 120.0,
+    "uct_playouts": 10,
+    "uct_iterations": 50,
+    "opening_playouts": 40,
+    "opening_uct_playouts": 0,
 }
 # The forced-win search expands a few hundred nodes a second on sudoku, a few thousand on
-# cubicup and about ten thousand on the others.
-_FULL_BY_GAME = {"sudoku": {"forced_win_nodes": 50_000, "sudoku_count_cap": 1000}}
+# cubicup and about ten thousand on the others. A UCT playout with 200 iterations a step
+# takes about 14 s on cubicup and 20 s on tictactoe3d, 1-2 s on the others; balance and
+# openings do not apply to one-role sudoku.
+_ONE_ROLE = {"uct_playouts": 0, "opening_playouts": 0, "opening_uct_playouts": 0}
+_FULL_BY_GAME = {
+    "sudoku": {"forced_win_nodes": 50_000, "sudoku_count_cap": 1000, **_ONE_ROLE},
+    "cubicup": {"uct_playouts": 30, "opening_uct_playouts": 0},
+    "tictactoe3d": {"uct_playouts": 20, "opening_uct_playouts": 4},
+}
 _QUICK_BY_GAME = {
     "cubicup": {"forced_win_nodes": 20_000},
-    "sudoku": {"sudoku_count_cap": 10, "forced_win_nodes": 2000, "endgame_nodes": 2000},
+    "sudoku": {
+        "sudoku_count_cap": 10,
+        "forced_win_nodes": 2000,
+        "endgame_nodes": 2000,
+        **_ONE_ROLE,
+    },
     "ttcc4": {"verify_time_limit": 120.0},
     "tictacchess": {"cpsat_time_limit": 60.0},
 }
@@ -128,6 +156,18 @@ def cuts(game: str, mode: str) -> list[str]:
             f"{_listed(full.endgame_befores)}, each search stopping after "
             f"{settings.endgame_nodes} nodes instead of {full.endgame_nodes}."
         )
+    if settings.uct_playouts < full.uct_playouts:
+        notes.append(
+            f"{settings.uct_playouts} UCT playouts with {settings.uct_iterations} iterations a "
+            f"step instead of {full.uct_playouts} with {full.uct_iterations}."
+        )
+    if settings.opening_playouts < full.opening_playouts:
+        notes.append(
+            f"{settings.opening_playouts} random playouts after each opening instead of "
+            f"{full.opening_playouts}."
+        )
+    if settings.opening_uct_playouts < full.opening_uct_playouts:
+        notes.append("no UCT playouts after each opening.")
     if settings.sudoku_count_cap < full.sudoku_count_cap:
         notes.append(
             f"solutions of each instance are counted up to {settings.sudoku_count_cap} instead "

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pandas as pd
 
+from gamecheck.analysis.balance import share_text, win_rates
 from gamecheck.analysis.endgames import endgame_summary
+from gamecheck.analysis.openings import opening_summary
 from gamecheck.analysis.report.gather import GameResults, SudokuResults
 from gamecheck.analysis.sudoku_solve import SudokuAnswer
-from gamecheck.analysis.verify.results import Verification
-from gamecheck.analysis.verify.text import answer_rows, goal_text, value_text
+from gamecheck.analysis.verify.results import REFUTED, Verification
+from gamecheck.analysis.verify.text import answer_rows, goal_text, value_text, vector_text
 from gamecheck.solvers.forced_win.search import Status
 
 
@@ -26,24 +28,42 @@ def verification_table(result: Verification) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def outcome_set_table(result: Verification) -> pd.DataFrame:
-    """One row per reachable outcome, best for the first role first: each role's goal, and
-    the length of the line of play that reaches it."""
-    found = zip(result.outcomes.vectors, result.outcomes.witnesses, strict=True)
-    rows = [
-        {
-            **{role: goal_text(goal) for role, goal in zip(result.roles, vector, strict=True)},
-            "line of play": f"{len(witness)} steps",
-        }
-        for vector, witness in sorted(found, key=lambda pair: _descending(pair[0]))
+def witnesses(result: Verification) -> list[tuple[str, tuple]]:
+    """Every line of play behind an answer, with a title: counterexamples first, then the
+    shortest and longest games, each outcome, each earliest win."""
+    answers = [
+        ("Counterexample to playability", result.playability),
+        ("Counterexample to goal definedness", result.goal_definedness),
+        ("Shortest game", result.shortest_game),
+        ("Longest game", result.longest_game),
     ]
-    return pd.DataFrame(rows, columns=[*result.roles, "line of play"])
+    found = [
+        (title, answer.witness)
+        for title, answer in answers
+        if answer.witness is not None and (answer.status == REFUTED) == title.startswith("Counter")
+    ]
+    outcomes = result.outcomes
+    found += [
+        (f"Outcome {vector_text(vector)}", witness)
+        for vector, witness in zip(outcomes.vectors, outcomes.witnesses, strict=True)
+    ]
+    found += [
+        (f"Earliest win of {role}", answer.witness)
+        for role, answer in result.earliest_win.items()
+        if answer.witness is not None
+    ]
+    return found
 
 
-def _descending(vector: tuple) -> tuple:
-    """A sort key putting higher goals of earlier roles first (a role's several values, in
-    a broken game, count as their highest)."""
-    return tuple(-(max(g, default=-1) if isinstance(g, tuple) else g) for g in vector)
+def line_steps(result: Verification) -> pd.DataFrame:
+    """Every step of every line of play: the line's title, the step number and each role's
+    action (lines.csv)."""
+    rows = [
+        {"line": title, "step": number, **dict(zip(result.roles, joint, strict=True))}
+        for title, witness in witnesses(result)
+        for number, joint in enumerate(witness, 1)
+    ]
+    return pd.DataFrame(rows, columns=["line", "step", *result.roles])
 
 
 def branching_counts(results: GameResults) -> pd.DataFrame:
@@ -52,13 +72,6 @@ def branching_counts(results: GameResults) -> pd.DataFrame:
         [b for playout in results.playouts for b in playout.branching], dtype="int64"
     ).value_counts()
     table = counts.sort_index().rename_axis("joint actions").reset_index(name="steps")
-    return table
-
-
-def outcome_frequencies(results: GameResults) -> pd.DataFrame:
-    """Each outcome of the random playouts with its count and share, most frequent first."""
-    table = results.stats.outcomes.reset_index()
-    table["frequency"] = table["frequency"].round(4)
     return table
 
 
@@ -205,32 +218,48 @@ def solution_count_text(answer: SudokuAnswer, cap: int) -> str:
 
 
 def summary_table(results: GameResults) -> pd.DataFrame:
-    """The game's row in the index's summary table."""
+    """The game's row in the index's summary table: a few columns, the details being in the
+    game's report."""
     result = results.verification
-    wins = ", ".join(
-        f"{role} {value_text(answer, 'steps') or answer.status}"
-        for role, answer in result.earliest_win.items()
-    )
     outcomes = result.outcomes
-    common = results.stats.outcomes.iloc[0]
     row = {
         "game": results.name,
         "run": results.mode,
         "roles": len(results.game.roles),
         "longest game": _answer_cell(result.longest_game, "steps"),
-        "shortest game": _answer_cell(result.shortest_game, "steps"),
-        "playability": result.playability.status,
-        "goal definedness": result.goal_definedness.status,
+        "rules": _soundness(result),
         "outcomes": f"{len(outcomes.vectors)} ({outcomes.status})",
-        "earliest win": wins,
-        "random playouts": len(results.playouts),
-        "mean length": round(float(results.stats.lengths["mean"]), 1),
-        "most frequent outcome": f"{common.name} ({common['frequency']:.0%})",
+        "who wins (share of playouts, 95% interval)": favoured_text(results),
         "forced win from the start": ", ".join(
             f"{role} {_forced_text(win)}" for role, win in results.forced_wins.items()
         ),
     }
     return pd.DataFrame([row])
+
+
+def _soundness(result: Verification) -> str:
+    """`sound (proved)`, the defects found, or what is unknown, of playability and goals."""
+    if result.defects:
+        return "defective: " + ", ".join(d.replace("_", " ") for d in result.defects)
+    answers = [result.playability, result.goal_definedness]
+    if all(answer.status == "proved" for answer in answers):
+        return "sound (proved)"
+    return "unknown"
+
+
+def favoured_text(results: GameResults) -> str:
+    """The win shares of the strongest play measured (UCT if played, else random), best
+    first, roles with the same results (a team) written together."""
+    rows = balance_rows(results)
+    play = "UCT" if results.uct_playouts else "random"
+    part = rows[rows["play"] == play]
+    groups: dict[tuple, list[str]] = {}
+    for _, row in part.iterrows():
+        groups.setdefault((row["wins"], row["mean goal"]), []).append(row["role"])
+    ranked = sorted(groups.items(), key=lambda item: -item[0][0])
+    by_role = part.set_index("role")
+    texts = ["/".join(roles) + " " + share_text(by_role.loc[roles[0]]) for _, roles in ranked]
+    return f"{play}: " + "; ".join(texts)
 
 
 def _forced_text(win) -> str:
@@ -244,3 +273,88 @@ def _forced_text(win) -> str:
 def _answer_cell(answer, unit: str) -> str:
     value = value_text(answer, unit)
     return f"{value} ({answer.status})" if value else answer.status
+
+
+def balance_rows(results: GameResults) -> pd.DataFrame:
+    """Per play (random, UCT) and role: playouts, wins, win share with its 95% interval and
+    mean goal; numeric columns."""
+    plays = {"random": results.playouts, "UCT": results.uct_playouts}
+    frames = [
+        win_rates(results.game.roles, [p.goals for p in playouts]).assign(play=play)
+        for play, playouts in plays.items()
+        if playouts
+    ]
+    table = pd.concat(frames, ignore_index=True)
+    return table[["play", *table.columns.drop("play")]]
+
+
+def balance_table(results: GameResults) -> pd.DataFrame:
+    """Per role: its win share (95% interval) and mean goal under each play, as text."""
+    rows = balance_rows(results)
+    table = pd.DataFrame({"role": list(results.game.roles)})
+    for play, part in rows.groupby("play", sort=False):
+        part = part.set_index("role")
+        count = int(part["playouts"].iloc[0])
+        table[f"wins, {play} ({count})"] = [share_text(part.loc[r]) for r in table["role"]]
+        table[f"mean goal, {play}"] = [f"{part.loc[r, 'mean goal']:.1f}" for r in table["role"]]
+    return table
+
+
+def opening_rows(results: GameResults) -> pd.DataFrame:
+    """Per play and opening: playouts, and per role its win share and mean goal (numeric)."""
+    frames = [
+        opening_summary(part, results.game.roles).reset_index().assign(play=play)
+        for play, part in results.openings.groupby("play", sort=False)
+    ]
+    if not frames:
+        return pd.DataFrame(columns=["play", "opening", "playouts"])
+    table = pd.concat(frames, ignore_index=True)
+    return table[["play", *table.columns.drop("play")]]
+
+
+def opening_table(results: GameResults, play: str) -> pd.DataFrame:
+    """Per opening under one play: playouts and each role's win share, as text."""
+    rows = opening_rows(results)
+    rows = rows[rows["play"] == play]
+    table = rows[["opening", "playouts"]].copy()
+    for role in results.game.roles:
+        table[f"{role} wins"] = [f"{share:.0%}" for share in rows[f"{role} wins"]]
+    return table
+
+
+def observed_outcomes(results: GameResults) -> pd.DataFrame:
+    """Every outcome proved (or found) reachable, and any other observed, with its share of
+    the random and of the UCT playouts (0 where never observed)."""
+    roles = results.game.roles
+    found = [tuple(v) for v in results.verification.outcomes.vectors]
+    plays = {"random": results.playouts, "UCT": results.uct_playouts}
+    observed = {
+        play: pd.Series([tuple(p.goals) for p in playouts]).value_counts(normalize=True)
+        for play, playouts in plays.items()
+        if playouts
+    }
+    vectors = found + sorted({v for s in observed.values() for v in s.index} - set(found))
+    rows = []
+    for vector in vectors:
+        row = {role: goal_text(goal) for role, goal in zip(roles, vector, strict=True)}
+        row["reachable"] = "proved" if vector in found else "seen in playouts"
+        for play, shares in observed.items():
+            row[f"share, {play}"] = round(float(shares.get(vector, 0.0)), 4)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def endgame_grid(results: GameResults) -> pd.DataFrame:
+    """K x role: `found/positions` (and how many were left unknown), one row per K."""
+    summary = endgame_summary(results.endgames).reset_index()
+    if summary.empty:
+        return pd.DataFrame(columns=["K"])
+
+    def cell(row) -> str:
+        unknown = f", {row['unknown']} unknown" if row["unknown"] else ""
+        return f"{row['found']}/{row['positions']}{unknown}"
+
+    summary["cell"] = summary.apply(cell, axis=1)
+    grid = summary.pivot(index="before", columns="role", values="cell")
+    grid = grid[list(dict.fromkeys(summary["role"]))]
+    return grid.rename_axis("K").reset_index().rename_axis(columns=None)
