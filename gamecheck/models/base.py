@@ -10,12 +10,25 @@ from __future__ import annotations
 import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
 
 from gamecheck.errors import IllegalActionError, UnknownRoleError
 
 State = Hashable
 Action = Hashable
 Joint = tuple
+Cell = tuple[str, str | None] | None
+"""A cell of a drawn board: its text and its owner (a role, or a kind such as `given`; None
+when empty), or None where the board has no cell."""
+
+
+@dataclass(frozen=True)
+class Board:
+    """A state drawn for pictures: grids side by side, each a title and its rows of cells
+    (top row first, all rows of a grid equally long), and a caption."""
+
+    grids: tuple[tuple[str, tuple[tuple[Cell, ...], ...]], ...]
+    caption: str = ""
 
 
 class Game(ABC):
@@ -98,3 +111,7 @@ class Game(ABC):
     def picture(self, state: State) -> str:
         """A readable picture of the state; games with a board draw it."""
         return "\n".join(sorted(self.state_facts(state)))
+
+    def board(self, state: State) -> Board | None:
+        """The state as a Board to draw as an image, for games that have a board."""
+        return None

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from gamecheck.errors import BadTermError
 from gamecheck.gdl.terms import numeral, parse_term, term_text
-from gamecheck.models.base import Game
+from gamecheck.models.base import Board, Game
 from gamecheck.models.noop import NOOP, NOOP_ONLY, Noop
 
 ROLES = ("yellow", "red", "green")
@@ -201,6 +201,21 @@ class CubicupGame(Game):
                 lines.append(f"  y{y}  " + " ".join(cells).rstrip())
             lines.append("      " + " ".join(str(x) for x in range(z, 8)) + "  (x)")
         return "\n".join(lines)
+
+    def board(self, state: CubicupState) -> Board:
+        """Each level from the bottom, y = 7 at the top; a level's positions form a
+        staircase (x >= y), the other cells of its square are no cells."""
+        owners = {}
+        for role, mask in zip(ROLES, state.owned, strict=True):
+            owners.update((position, role) for position in positions_of(mask))
+        grids = []
+        for z in range(1, TOP_LEVEL + 1):
+            rows = tuple(
+                tuple((("", owners.get((x, y, z))) if x >= y else None) for x in range(z, 8))
+                for y in range(7, z - 1, -1)
+            )
+            grids.append((f"level {z}", rows))
+        return Board(tuple(grids), f"{ROLES[state.control]} to play")
 
 
 def supported(filled: int) -> int:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from gamecheck.errors import BadPuzzleError, BadTermError, GamecheckError
 from gamecheck.gdl.terms import parse_term
-from gamecheck.models.base import Game
+from gamecheck.models.base import Board, Game
 
 ROLE = "robot"
 WIN, LOSS = 100, 0
@@ -213,6 +213,19 @@ class SudokuGame(Game):
 
     def picture(self, state: SudokuState) -> str:
         return grid_text(state.cells)
+
+    def board(self, state: SudokuState) -> Board:
+        """The grid: givens and the digits filled in, told apart by their owner."""
+        rows = tuple(
+            tuple(
+                (str(digit), "given" if self.givens[index] else "filled") if digit else ("", None)
+                for index, digit in enumerate(state.cells[row * 9 : row * 9 + 9], row * 9)
+            )
+            for row in range(9)
+        )
+        return Board(
+            ((f"sudoku {self.instance or ''}".strip(), rows),), "grey: given; blue: filled in"
+        )
 
 
 def _coordinate(text: str) -> int:

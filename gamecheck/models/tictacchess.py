@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from gamecheck.errors import BadTermError
 from gamecheck.gdl.terms import parse_term, term_text
-from gamecheck.models.base import Game
+from gamecheck.models.base import Board, Game
 
 ROLES = ("red", "yellow", "blue")
 SIZE = 7
@@ -216,6 +216,22 @@ class TictacchessGame(Game):
         rows.append("  " + " ".join(f"{x:<2}" for x in range(1, SIZE + 1)).rstrip())
         rows.append(f"control {ROLES[state.control]}; step {state.step}")
         return "\n".join(rows)
+
+    def board(self, state: TictacchessState) -> Board:
+        """The 7x7 board, y = 7 at the top; the border cells are drawn too."""
+        rows = []
+        for y in range(SIZE, 0, -1):
+            row = []
+            for x in range(1, SIZE + 1):
+                bit = cell_index(x, y)
+                owners = [r for r, mask in zip(ROLES, state.pieces, strict=True) if mask >> bit & 1]
+                if owners:
+                    row.append((owners[0][0].upper(), owners[0]))
+                else:
+                    row.append(("", None) if x in ON_BOARD and y in ON_BOARD else None)
+            rows.append(tuple(row))
+        caption = f"{ROLES[state.control]} to play, step {state.step}"
+        return Board((("board", tuple(rows)),), caption)
 
 
 def piece_moves(pieces: tuple[int, int, int], role: int) -> list[Move]:

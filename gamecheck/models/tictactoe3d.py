@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from gamecheck.errors import BadTermError
 from gamecheck.gdl.terms import parse_term, term_text
-from gamecheck.models.base import Game
+from gamecheck.models.base import Board, Game
 
 ROLES = ("xrow", "xcolumn", "xlevel", "orow", "ocolumn", "olevel")
 TEAMS = ("x", "o")
@@ -276,6 +276,26 @@ class Tictactoe3dGame(Game):
             f"first roles {ROLES[state.first[0]]}, {ROLES[state.first[1]]}"
         )
         return "\n".join(rows)
+
+    def board(self, state: Tictactoe3dState) -> Board:
+        """The four levels side by side, rows down and columns across."""
+        owners = {"x": "x", "o": "o", "b": None}
+        grids = tuple(
+            (
+                f"level {level}",
+                tuple(
+                    tuple(
+                        (mark.replace("b", ""), owners[mark])
+                        for mark in (
+                            _mark(state, cell_index(r, c, level)) for c in range(1, SIZE + 1)
+                        )
+                    )
+                    for r in range(1, SIZE + 1)
+                ),
+            )
+            for level in range(1, SIZE + 1)
+        )
+        return Board(grids, f"{ROLES[state.control]} to play")
 
 
 def _agreeing(selected: tuple[int, int, int]) -> int:

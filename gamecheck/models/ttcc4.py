@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from gamecheck.errors import BadTermError
 from gamecheck.gdl.terms import numeral, parse_term, term_text
-from gamecheck.models.base import Game
+from gamecheck.models.base import Board, Game
 from gamecheck.models.noop import NOOP, NOOP_ONLY, Noop
 
 ROLES = ("red", "yellow", "blue")
@@ -298,6 +298,22 @@ class Ttcc4Game(Game):
             lines.append(f"y{y}  " + " ".join(row))
         lines.append("     " + " ".join(f"x{x}" for x in range(1, SIDE + 1)))
         return "\n".join(lines)
+
+    def board(self, state: TtccState) -> Board:
+        """The 7x7 board, y = 7 at the top; a piece shows its kind's letter."""
+        rows = []
+        for y in range(SIDE, 0, -1):
+            row = []
+            for x in range(1, SIDE + 1):
+                code = state.board[cell_of(x, y)]
+                if code:
+                    row.append((KINDS[KIND[code]][0], ROLES[OWNER[code]]))
+                else:
+                    row.append(("", None) if on_board(x, y) else None)
+            rows.append(tuple(row))
+        caption = f"{ROLES[state.control]} to play, step {state.step}"
+        caption += "; P C K D: pawn, checker, knight, disc"
+        return Board((("board", tuple(rows)),), caption)
 
 
 def controller_actions(board: bytes, role: int) -> list[Drop | Move | Jump | Noop]:

@@ -18,14 +18,18 @@ from collections.abc import Callable, Sequence
 from importlib import metadata
 from pathlib import Path
 
+from matplotlib.figure import Figure
 from tqdm import tqdm
 
+from gamecheck.analysis.replay import replay_line
 from gamecheck.analysis.report import plots, tables
+from gamecheck.analysis.report.boards import board_figure
 from gamecheck.analysis.report.gather import GameResults, gather_game
 from gamecheck.analysis.report.index import SUMMARY, TIMINGS, game_rows, index_text
 from gamecheck.analysis.report.markdown import game_report
 from gamecheck.analysis.report.settings import SETTINGS
 from gamecheck.errors import GamecheckError
+from gamecheck.models.sudoku import SudokuState
 
 MACHINE_DEPENDENT_FILES = frozenset(
     {"solver_figures.csv", "encoding.csv", TIMINGS, "solver_times.png"}
@@ -108,6 +112,7 @@ def write_game(results: GameResults, directory: Path, sources: dict[str, str]) -
         "endgames.png": plots.endgame_shares(name, csv_tables["endgame_shares.csv"]),
         "solver_times.png": plots.solver_times(name, csv_tables["solver_figures.csv"]),
     }
+    figures |= _board_figures(results)
     openings = csv_tables["openings.csv"]
     for play, rows in openings.groupby("play", sort=False):
         figures[f"openings_{play.lower()}.png"] = plots.opening_heat_map(
@@ -117,6 +122,25 @@ def write_game(results: GameResults, directory: Path, sources: dict[str, str]) -
         plots.save(figure, files / file)
     (files / MANIFEST).write_text(json.dumps(manifest(results, sources), indent=1) + "\n")
     (directory / f"{name}.md").write_text(game_report(results))
+
+
+def _board_figures(results: GameResults) -> dict[str, Figure]:
+    """The board each line of play shown ends on, for games that draw boards; for sudoku
+    also the puzzle and its solution."""
+    game = results.game
+    figures = {}
+    for witness, title in tables.unique_witnesses(results.verification).items():
+        board = game.board(replay_line(game, witness).states[-1])
+        if board is not None:
+            figures[tables.board_file(title)] = board_figure(board, f"{title}: final board")
+    if results.sudoku is not None:
+        answer = results.sudoku.answer
+        grids = {"puzzle": answer.game.givens, "solution": (answer.solutions or [None])[0]}
+        for title, cells in grids.items():
+            if cells is not None:
+                board = answer.game.board(SudokuState(tuple(cells)))
+                figures[f"sudoku-{title}.png"] = board_figure(board, f"sudoku {title}")
+    return figures
 
 
 def manifest(results: GameResults, sources: dict[str, str]) -> dict:

@@ -163,15 +163,14 @@ def _lines_of_play(results: GameResults) -> list[str]:
         "",
     ]
     lines += _counterexamples(results)
-    shown: dict[tuple, str] = {}
+    first = tables.unique_witnesses(results.verification)
     for title, witness in tables.witnesses(results.verification):
         if title.startswith("Counterexample"):
             continue
-        if witness in shown:
-            lines += [f"- {title}: the line of *{shown[witness].lower()}*.", ""]
-            continue
-        shown[witness] = title
-        lines += _witness(results, title, witness)
+        if first[witness] != title:
+            lines += [f"- {title}: the line of *{first[witness].lower()}*.", ""]
+        else:
+            lines += _witness(results, title, witness)
     return lines
 
 
@@ -194,9 +193,13 @@ def _witness(results: GameResults, title: str, witness, open_: bool = False) -> 
     game = results.game
     steps = len(witness)
     final = replay_line(game, witness).states[-1]
+    image = []
+    if game.board(final) is not None:
+        image = [f"![{title}: final board]({results.name}/{tables.board_file(title)})", ""]
     return [
         f"#### {title}: {steps} step{'s' if steps != 1 else ''}",
         "",
+        *image,
         f"<details{' open' if open_ else ''}><summary>line of play and final board</summary>",
         "",
         "```",
@@ -337,13 +340,24 @@ def _sudoku(sudoku: SudokuResults) -> str:
         "",
         f"The built-in instance, {game.step_bound} blanks:",
         "",
+        "![the puzzle](sudoku/sudoku-puzzle.png)",
+        "",
         "```",
         grid_text(game.givens),
         "```",
         "",
     ]
     if answer.solutions:
-        lines += ["Its solution:", "", "```", grid_text(answer.solutions[0]), "```", ""]
+        lines += [
+            "Its solution (grey: given; blue: filled in):",
+            "",
+            "![its solution](sudoku/sudoku-solution.png)",
+            "",
+            "```",
+            grid_text(answer.solutions[0]),
+            "```",
+            "",
+        ]
     lines.append(_uniqueness(answer))
     if answer.replayed:
         lines.append(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 
 from gamecheck.analysis.balance import share_text, win_rates
@@ -53,6 +55,19 @@ def witnesses(result: Verification) -> list[tuple[str, tuple]]:
         if answer.witness is not None
     ]
     return found
+
+
+def unique_witnesses(result: Verification) -> dict[tuple, str]:
+    """Each distinct line of play, with the title it is first shown under."""
+    first: dict[tuple, str] = {}
+    for title, witness in witnesses(result):
+        first.setdefault(witness, title)
+    return first
+
+
+def board_file(title: str) -> str:
+    """The file name of the picture of the board a line of play ends on."""
+    return "board-" + re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") + ".png"
 
 
 def line_steps(result: Verification) -> pd.DataFrame:
