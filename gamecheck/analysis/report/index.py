@@ -42,6 +42,16 @@ def index_text(rows: pd.DataFrame) -> str:
     """The Markdown of README.md for a table of game rows."""
     summary = rows.drop(columns=["wall time (s)"]).copy()
     summary["game"] = [f"[{name}]({name}.md)" for name in summary["game"]]
+    summary["longest game"] = [
+        f"{steps} steps ({status})" if pd.notna(steps) and steps != "" else status
+        for steps, status in zip(
+            summary.pop("longest game (steps)"), summary["longest game"], strict=True
+        )
+    ]
+    summary["outcomes"] = [
+        f"{count} ({status})"
+        for count, status in zip(summary["outcomes"], summary.pop("outcome set"), strict=True)
+    ]
     runs = set(rows["run"])
     times = rows[["game", "run", "wall time (s)"]].copy()
     times["wall time (s)"] = times["wall time (s)"].round(0).astype(int)
@@ -57,8 +67,9 @@ def index_text(rows: pd.DataFrame) -> str:
         "",
         "## Summary",
         "",
-        "Verify answers with the CNF backend (`unknown`: the time limit ran out; `none`: "
-        "proved that there is none within the horizon) and random-playout figures.",
+        "Verify answers with the CNF backend (`unknown`: the time limit ran out), who wins "
+        "under the strongest play measured, and forced wins from the start. The details are "
+        "in each game's report; the numbers in summary.csv.",
         "",
         markdown_table(summary),
         "",

@@ -241,9 +241,11 @@ def summary_table(results: GameResults) -> pd.DataFrame:
         "game": results.name,
         "run": results.mode,
         "roles": len(results.game.roles),
-        "longest game": _answer_cell(result.longest_game, "steps"),
+        "longest game (steps)": result.longest_game.value,
+        "longest game": result.longest_game.status,
         "rules": _soundness(result),
-        "outcomes": f"{len(outcomes.vectors)} ({outcomes.status})",
+        "outcomes": len(outcomes.vectors),
+        "outcome set": outcomes.status,
         "who wins (share of playouts, 95% interval)": favoured_text(results),
         "forced win from the start": ", ".join(
             f"{role} {_forced_text(win)}" for role, win in results.forced_wins.items()
@@ -283,11 +285,6 @@ def _forced_text(win) -> str:
     if win.status is Status.NONE:
         return "none"
     return f"unknown (none within {win.searched_depth})" if win.searched_depth >= 0 else "unknown"
-
-
-def _answer_cell(answer, unit: str) -> str:
-    value = value_text(answer, unit)
-    return f"{value} ({answer.status})" if value else answer.status
 
 
 def balance_rows(results: GameResults) -> pd.DataFrame:
