@@ -105,15 +105,51 @@ def test_verify_text_shows_a_counterexample(capsys):
     assert "playability" in out and "refuted" in out and "1. tick" in out
 
 
-def test_dimacs_certificate_is_unsat_exactly_at_the_longest_game(tmp_path, capsys):
-    from pysat.formula import CNF
+def queries_of_icnf(text: str):
+    """(clauses before the query, assumptions, comment) for every `a` line of an iCNF."""
+    clauses, queries, comment = [], [], ""
+    for line in text.splitlines():
+        if line.startswith("c query"):
+            comment = line
+        elif line.startswith("a "):
+            queries.append((list(clauses), [int(x) for x in line.split()[1:-1]], comment))
+        elif line and line[0] in "-0123456789":
+            clauses.append([int(x) for x in line.split()[:-1]])
+    return queries
+
+
+def test_dimacs_holds_every_query_and_another_solver_gives_the_same_answers(tmp_path):
     from pysat.solvers import Solver
 
-    path = tmp_path / "ttt.cnf"
+    path = tmp_path / "ttt.icnf"
     assert main(["verify", str(SHEETS / "tictactoe.kif"), "--dimacs", str(path)]) == 0
-    formula = CNF(from_file=str(path))
-    with Solver(name="minisat22", bootstrap_with=formula.clauses) as solver:
-        assert solver.solve() is False
+    text = path.read_text()
+    assert "p inccnf" in text.splitlines()
+    assert "c var " in text and " does xplayer (mark 1 1) @0" in text
+    queries = queries_of_icnf(text)
+    answers = []
+    for clauses, assumptions, comment in queries:
+        with Solver(name="minisat22", bootstrap_with=clauses) as solver:
+            found = "SAT" if solver.solve(assumptions=assumptions) else "UNSAT"
+        assert comment.endswith(f": {found}"), comment
+        answers.append(found)
+    assert answers and "c query 1: shortest game: depths 1..2: UNSAT" in text
+
+
+def test_cpsat_export_names_variables_and_lists_queries(tmp_path):
+    path = tmp_path / "ttt.pb.txt"
+    argv = ["verify", str(SHEETS / "tictactoe.kif"), "--backend", "cpsat"]
+    assert main([*argv, "--cpsat-export", str(path)]) == 0
+    assert 'name: "does oplayer (mark 2 2) @1"' in path.read_text()
+    queries = (tmp_path / "ttt.pb.txt.queries.txt").read_text().splitlines()
+    assert queries and all(q.startswith("query ") and "; assumes query: " in q for q in queries)
+
+
+def test_exports_need_their_backend(capsys, tmp_path):
+    sheet = str(SHEETS / "tictactoe.kif")
+    assert main(["verify", sheet, "--backend", "cpsat", "--dimacs", str(tmp_path / "x")]) == 2
+    assert main(["verify", sheet, "--cpsat-export", str(tmp_path / "x")]) == 2
+    assert not list(tmp_path.iterdir())
 
 
 def test_bad_input_exits_2(capsys, tmp_path):

@@ -9,6 +9,7 @@ import time
 from gamecheck.budget import Budget
 from gamecheck.cli import status
 from gamecheck.cli.options import add_json, add_time_limit, positive
+from gamecheck.errors import GamecheckError
 
 
 def register(subparsers) -> None:
@@ -37,7 +38,14 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--dimacs",
         metavar="FILE",
-        help="write the CNF whose UNSAT proves the longest game (cnf backend)",
+        help="write every SAT query of the run as incremental CNF (p inccnf), variables "
+        "named in comments (cnf backend)",
+    )
+    parser.add_argument(
+        "--cpsat-export",
+        metavar="FILE",
+        help="write the CP-SAT model (text format, variables named) and, in FILE.queries.txt, "
+        "every query asked of it (cpsat backend)",
     )
     add_json(parser)
     parser.set_defaults(run=run)
@@ -51,6 +59,10 @@ def run(args, budget: Budget) -> int:
     from gamecheck.solvers.sat import check_sat_solver
 
     check_sat_solver(args.sat_solver)
+    if args.dimacs and args.backend != "cnf":
+        raise GamecheckError("--dimacs writes the CNF of the cnf backend; use --cpsat-export")
+    if args.cpsat_export and args.backend != "cpsat":
+        raise GamecheckError("--cpsat-export needs --backend cpsat; use --dimacs for cnf")
     start = time.monotonic()
 
     def progress(stage: str) -> None:
@@ -63,11 +75,17 @@ def run(args, budget: Budget) -> int:
         budget=budget,
         sat_solver=args.sat_solver,
         invariants=not args.no_invariants,
-        dimacs=bool(args.dimacs),
+        export=bool(args.dimacs or args.cpsat_export),
         progress=progress,
     )
-    if args.dimacs and result.certificate is not None:
-        write_atomically(args.dimacs, lambda file: file.write(result.certificate))
+    files = {
+        args.dimacs: result.exports.get("icnf"),
+        args.cpsat_export: result.exports.get("cpsat model"),
+        f"{args.cpsat_export}.queries.txt": result.exports.get("cpsat queries"),
+    }
+    for path, text in files.items():
+        if path and text is not None:
+            write_atomically(path, lambda file, text=text: file.write(text))
     if args.json:
         print(json.dumps(result.to_json()))
     else:

@@ -13,6 +13,7 @@ Literals are ints (negative for negation) or the constants True and False.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
@@ -102,14 +103,25 @@ def solve_within(solver: Solver, assumptions: Sequence[int], budget: Budget) -> 
             return answer
 
 
+@dataclass(frozen=True)
+class Query:
+    """A recorded solver call: its assumptions, what it asked, and its answer."""
+
+    assumptions: tuple[int, ...]
+    note: str
+    answer: str
+    """`SAT`, `UNSAT` or `unknown` (the budget ended first)."""
+
+
 class Clauses:
     """Clauses in one incremental SAT solver, built through folded, shared AND gates
-    (Tseitin); optionally recorded for a DIMACS export. Use it as a context manager."""
+    (Tseitin); optionally recorded, with every query, for an export (`icnf`). Use it as a
+    context manager."""
 
     def __init__(self, sat_solver: str | None = None, *, record: bool = False):
         self.pool = IDPool()
         self.solver = Solver(name=check_sat_solver(sat_solver))
-        self.recorded: list[list[int]] | None = [] if record else None
+        self.recorded: list[list[int] | Query] | None = [] if record else None
         self.clause_count = 0
         self._gates: dict[tuple[int, ...], int] = {}
 
@@ -192,27 +204,42 @@ class Clauses:
             for clause in encoding.clauses:
                 self.add(guard + clause)
 
-    def solve(self, assumptions: Sequence[Lit] = (), budget: Budget | None = None):
+    def solve(self, assumptions: Sequence[Lit] = (), budget: Budget | None = None, note: str = ""):
         """The true variables of a model (a set, maybe empty) in which the assumptions hold,
-        or False if there is none; OutOfBudget if the budget ends first."""
+        or False if there is none; OutOfBudget if the budget ends first. `note` says what
+        the call asks, for the record."""
         if any(literal is False for literal in assumptions):
             return False
         wanted = [literal for literal in assumptions if literal is not True]
-        if not solve_within(self.solver, wanted, budget or Budget()):
+        answer = "unknown"
+        try:
+            satisfiable = solve_within(self.solver, wanted, budget or Budget())
+            answer = "SAT" if satisfiable else "UNSAT"
+        finally:
+            if self.recorded is not None:
+                self.recorded.append(Query(tuple(wanted), note, answer))
+        if not satisfiable:
             return False
         model = self.solver.get_model()
         self.solver.set_phases(model)  # the next, often similar, query starts from this model
         return {literal for literal in model if literal > 0}
 
-    def dimacs(self, units: Sequence[Lit], comment: str) -> str:
-        """The recorded clauses plus unit clauses, as DIMACS text."""
-        clauses = list(self.recorded or [])
-        clauses += [[unit] for unit in units if unit is not True]
-        if False in units:
-            clauses.append([])
+    def icnf(self, comment: str, labels: dict[int, str]) -> str:
+        """The recorded clauses and queries as incremental CNF (`p inccnf`: clauses, and an
+        `a ... 0` line of assumptions for each solver call, in the order they happened),
+        each query after a comment with its note and answer, the variables' names in
+        comments at the top."""
         lines = [f"c {line}" for line in comment.splitlines()]
-        lines.append(f"p cnf {self.pool.top} {len(clauses)}")
-        lines += [" ".join(map(str, clause)) + " 0" for clause in clauses]
+        lines += [f"c var {variable} {label}" for variable, label in sorted(labels.items())]
+        lines.append("p inccnf")
+        number = 0
+        for entry in self.recorded or []:
+            if isinstance(entry, Query):
+                number += 1
+                lines.append(f"c query {number}: {entry.note}: {entry.answer}")
+                lines.append(" ".join(map(str, ("a", *entry.assumptions, 0))))
+            else:
+                lines.append(" ".join(map(str, (*entry, 0))))
         return "\n".join(lines) + "\n"
 
     def size(self) -> dict[str, int]:

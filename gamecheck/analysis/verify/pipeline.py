@@ -33,11 +33,12 @@ def verify_game(
     budget: Budget | None = None,
     sat_solver: str | None = None,
     invariants: bool = True,
-    dimacs: bool = False,
+    export: bool = False,
     progress: Callable[[str], None] = lambda _: None,
 ) -> Verification:
     """Every answer of `gamecheck verify` for a game (a Game, a built-in game's name, a rule
-    sheet's path or its text), within `time_limit` seconds (or the given budget)."""
+    sheet's path or its text), within `time_limit` seconds (or the given budget). With
+    `export`, the result holds the solver input of every query (`Verification.exports`)."""
     budget = budget or Budget(time_limit)
     progress("loading")
     sheet = load_rule_sheet(subject)
@@ -60,7 +61,7 @@ def verify_game(
             sat_solver=sat_solver,
             budget=budget.part(share=INVARIANT_SHARE),
         )
-    unrolling = make_unrolling(system, backend, sat_solver=sat_solver, record=dimacs)
+    unrolling = make_unrolling(system, backend, sat_solver=sat_solver, record=export)
     unrolling.use_invariants(found)
     states = None
     if found.state:
@@ -79,16 +80,24 @@ def verify_game(
     result.seconds = budget.seconds
     result.system_size = system.size()
     result.invariant_statistics = found.statistics
-    if dimacs and result.complete and unrolling.name == "cnf":
-        result.certificate = unrolling.dimacs(
-            [
-                unrolling.alive(verifier.deepest),
-                -unrolling.literal(system.terminal, verifier.deepest),
-            ],
-            f"gamecheck verify {sheet.name}: UNSAT iff no line of play reaches a non-terminal "
-            f"state after {verifier.deepest} steps (proved invariants included as clauses)",
-        )
+    if export:
+        result.exports = _exports(unrolling, sheet.name)
     return result
+
+
+def _exports(unrolling, name: str) -> dict[str, str]:
+    """The solver input of every query of the run, with the variables named."""
+    if unrolling.name == "cpsat":
+        model, queries = unrolling.export()
+        return {"cpsat model": model, "cpsat queries": queries}
+    comment = (
+        f"gamecheck verify {name}: every SAT query of the run, in order (incremental CNF:\n"
+        "each 'a ... 0' line asks for a model of the clauses above it under those\n"
+        "assumptions). Proved invariants are among the clauses. Lines of play found by\n"
+        "random playouts and proofs by induction on a free-start unrolling are not\n"
+        "queries of this formula, so some answers have no query here."
+    )
+    return {"icnf": unrolling.icnf(comment)}
 
 
 def _unanswered(name, roles, backend, horizon, budget: Budget, reason: str) -> Verification:

@@ -78,9 +78,9 @@ class Verification:
     invariant_statistics: dict[str, float] = field(default_factory=dict)
     interrupted: bool = False
     """The run was interrupted (Ctrl-C, SIGTERM): what is unknown was not reached."""
-    certificate: str | None = None
-    """With the cnf backend and a proved longest game: DIMACS text, UNSAT iff no line of play
-    reaches a non-terminal state at the depth the proof names."""
+    exports: dict[str, str] = field(default_factory=dict, repr=False)
+    """When asked for: the solver input of every query, by format (`icnf` for the CNF
+    backend; `cpsat model` and `cpsat queries` for CP-SAT)."""
 
     def answers(self) -> dict[str, Answer]:
         """Every answer but the outcome set, by question (`earliest_win red`, ...)."""

@@ -91,10 +91,10 @@ class Verifier:
         answers: dict[str, Answer | Outcomes] = {}
         for number, (name, ask) in enumerate(questions.items()):
             share = 1 / (len(questions) - number)
-            answers[name] = self._timed(ask, self.whole_budget.part(share=share))
+            answers[name] = self._timed(name, ask, self.whole_budget.part(share=share))
         for name, ask in questions.items():
             if answers[name].status == UNKNOWN and not self.whole_budget.expired:
-                answers[name] = self._timed(ask, self.whole_budget)
+                answers[name] = self._timed(name, ask, self.whole_budget)
         return Verification(
             game=self.system.name,
             roles=roles,
@@ -264,9 +264,17 @@ class Verifier:
         return Answer(FOUND, line.depth, self._checked(line, _ends_with_goal(role, WIN)))
 
     # -- helpers -------------------------------------------------------------------------
-    def _timed(self, question: Callable[[], Answer | Outcomes], budget: Budget):
+    def _timed(self, name: str, question: Callable[[], Answer | Outcomes], budget: Budget):
         """The question's answer within `budget` (unknown if it ends first), with its time."""
         self.budget = budget
+        known = name in (
+            "longest_game",
+            "shortest_game",
+            "playability",
+            "goal_definedness",
+            "outcomes",
+        )
+        self.unrolling.question = name.replace("_", " ") if known else f"earliest win {name}"
         try:
             answer = question()
         except OutOfBudget:

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from gamecheck.budget import Budget
+from gamecheck.gdl.terms import term_text
 from gamecheck.solvers.ground.circuit import TRUE
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.sat import Lit, holds, negate, shared_and
@@ -49,9 +50,15 @@ class Unrolling(ABC):
 
     name: str
 
-    def __init__(self, system: TransitionSystem, *, free_start: bool = False):
+    def __init__(self, system: TransitionSystem, *, free_start: bool = False, record: bool = False):
         self.system = system
         self.free_start = free_start
+        self.record = record
+        """Keep a name for every variable that stands for a fact, an action or a query, and
+        a note for every solver call (for the exports)."""
+        self.labels: dict[int, str] = {}
+        self.question = ""
+        """What the queries being asked are for; the caller sets it (recorded in notes)."""
         self.layers: list[dict[int, Lit]] = []
         self._gates: dict[tuple[int, ...], int] = {}
         self._alive: list[Lit] = [True]
@@ -83,9 +90,14 @@ class Unrolling(ABC):
         literals <= high. Weights are positive, literals never constants."""
 
     @abstractmethod
-    def _solve(self, assumptions: list[int], budget: Budget) -> set[int] | bool:
+    def _solve(self, assumptions: list[int], budget: Budget, note: str) -> set[int] | bool:
         """The true variables of a model (a set), False if there is none; OutOfBudget if the
-        budget ends first. The assumptions hold only for this call."""
+        budget ends first. The assumptions hold only for this call; `note` says what the
+        call asks (recorded with it when recording)."""
+
+    def _retire(self, query: int) -> None:  # noqa: B027 (most backends need do nothing)
+        """A query's switch will not be used again (the CNF backend fixes it to false, so
+        that what the solver learned stays small)."""
 
     @abstractmethod
     def size(self) -> dict[str, int]:
@@ -141,15 +153,24 @@ class Unrolling(ABC):
         if fluent is not None:
             if t > 0:
                 return self.literal(system.next[fluent], t - 1)
-            return self.new_variable() if self.free_start else fluent in system.initial
+            if not self.free_start:
+                return fluent in system.initial
+            return self._named(f"true {term_text(system.fluents[fluent])} @{t}")
         role, action = system.node_action[node]
         legal = self.literal(system.legal[role][action], t)
         if legal is False:
             return False
-        does = self.new_variable()
+        does = self._named(f"does {system.roles[role]} {system.action_text(role, action)} @{t}")
         if legal is not True:
             self._clause([-does, legal])
         return does
+
+    def _named(self, label: str) -> int:
+        """A new variable, remembered under `label` when recording."""
+        variable = self.new_variable()
+        if self.record:
+            self.labels[variable] = label
+        return variable
 
     def conjunction(self, literals: Iterable[Lit]) -> Lit:
         """A literal equal to the AND of `literals`, with constants folded."""
@@ -236,7 +257,8 @@ class Unrolling(ABC):
         False if there is none: compare with `is`. OutOfBudget if the budget ends first."""
         if any(literal is False for literal in literals):
             return False
-        return self._solve([lit for lit in literals if lit is not True], budget)
+        assumptions = [lit for lit in literals if lit is not True]
+        return self._solve(assumptions, budget, self.question)
 
     # -- lines of play -------------------------------------------------------------------
     def does(self, role: int, action: int, t: int) -> Lit:
@@ -251,7 +273,7 @@ class Unrolling(ABC):
 
     def _add_step(self, t: int) -> None:
         """Constrain step t (from layer t to t+1) and define alive(t+1)."""
-        alive = self.new_variable()
+        alive = self._named(f"alive @{t + 1}")
         self.add_clause([-alive, self._alive[t]])
         self.add_clause([-alive, negate(self.literal(self.system.terminal, t))])
         for role, actions in enumerate(self.system.actions):
@@ -272,12 +294,13 @@ class Unrolling(ABC):
         hits = [self.conjunction([self.alive(t), self.literal(condition, t)]) for t in depths]
         if all(hit is False for hit in hits):
             return None
-        query = self.new_variable()
+        note = f"{self.question}: depths {_ranges(depths)}"
+        query = self._named(f"query: {note}")
         self.add_clause([-query, *hits])
         try:
-            model = self._solve([query], budget)
+            model = self._solve([query], budget, note)
         finally:
-            self.add_clause([-query])
+            self._retire(query)
         if model is False:
             return None
         depth = next(t for t, hit in zip(depths, hits, strict=True) if holds(hit, model))
@@ -288,6 +311,18 @@ class Unrolling(ABC):
             next(a for a in range(len(actions)) if holds(self.does(role, a, t), model))
             for role, actions in enumerate(self.system.actions)
         )
+
+
+def _ranges(depths: Sequence[int]) -> str:
+    """Sorted depths as ranges, e.g. `0..4, 9`."""
+    parts, start = [], None
+    for index, depth in enumerate(depths):
+        if start is None:
+            start = depth
+        if index + 1 == len(depths) or depths[index + 1] != depth + 1:
+            parts.append(str(start) if start == depth else f"{start}..{depth}")
+            start = None
+    return ", ".join(parts)
 
 
 BACKENDS = ("cnf", "cpsat")
@@ -306,7 +341,7 @@ def make_unrolling(
     if backend == "cpsat":
         from gamecheck.solvers.ground.unroll_cpsat import CpSatUnrolling
 
-        return CpSatUnrolling(system, free_start=free_start)
+        return CpSatUnrolling(system, free_start=free_start, record=record)
     from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
 
     return CnfUnrolling(system, record=record, free_start=free_start, sat_solver=sat_solver)

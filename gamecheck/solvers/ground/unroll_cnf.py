@@ -11,7 +11,7 @@ from __future__ import annotations
 from gamecheck.budget import Budget
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import Unrolling
-from gamecheck.solvers.sat import Clauses, Lit
+from gamecheck.solvers.sat import Clauses
 
 
 class CnfUnrolling(Unrolling):
@@ -27,7 +27,7 @@ class CnfUnrolling(Unrolling):
         free_start: bool = False,
         record: bool = False,
     ):
-        super().__init__(system, free_start=free_start)
+        super().__init__(system, free_start=free_start, record=record)
         self.clauses = Clauses(sat_solver, record=record)
 
     def __enter__(self) -> CnfUnrolling:
@@ -56,12 +56,15 @@ class CnfUnrolling(Unrolling):
     ) -> None:
         self.clauses.linear_if(condition, terms, low, high)
 
-    def _solve(self, assumptions: list[int], budget: Budget) -> set[int] | bool:
-        return self.clauses.solve(assumptions, budget)
+    def _solve(self, assumptions: list[int], budget: Budget, note: str) -> set[int] | bool:
+        return self.clauses.solve(assumptions, budget, note)
 
-    def dimacs(self, units: list[Lit], comment: str) -> str:
-        """The clauses so far (recorded) plus unit clauses, as DIMACS text."""
-        return self.clauses.dimacs(units, comment)
+    def _retire(self, query: int) -> None:
+        self.clauses.add([-query])
+
+    def icnf(self, comment: str) -> str:
+        """Every clause and query so far (recorded) as incremental CNF, variables named."""
+        return self.clauses.icnf(comment, self.labels)
 
     def size(self) -> dict[str, int]:
         return self.clauses.size()

@@ -13,6 +13,7 @@ from ortools.sat.python import cp_model
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import Unrolling
+from gamecheck.solvers.sat import Query
 
 
 class CpSatUnrolling(Unrolling):
@@ -20,8 +21,16 @@ class CpSatUnrolling(Unrolling):
 
     name = "cpsat"
 
-    def __init__(self, system: TransitionSystem, *, workers: int = 1, free_start: bool = False):
-        super().__init__(system, free_start=free_start)
+    def __init__(
+        self,
+        system: TransitionSystem,
+        *,
+        workers: int = 1,
+        free_start: bool = False,
+        record: bool = False,
+    ):
+        super().__init__(system, free_start=free_start, record=record)
+        self.queries: list[Query] = []
         self.model = cp_model.CpModel()
         self.variables: list[cp_model.IntVar] = [None]
         self.workers = workers
@@ -60,7 +69,17 @@ class CpSatUnrolling(Unrolling):
             constraint.only_enforce_if(self._var(condition))
         self.constraint_count += 1
 
-    def _solve(self, assumptions: list[int], budget: Budget) -> set[int] | bool:
+    def _solve(self, assumptions: list[int], budget: Budget, note: str) -> set[int] | bool:
+        answer = "unknown"
+        try:
+            found = self._solve_copy(assumptions, budget)
+            answer = "UNSAT" if found is False else "SAT"
+            return found
+        finally:
+            if self.record:
+                self.queries.append(Query(tuple(assumptions), note, answer))
+
+    def _solve_copy(self, assumptions: list[int], budget: Budget) -> set[int] | bool:
         model = self.model.clone()
         for literal in assumptions:
             model.add_bool_and([self._var(literal)])
@@ -84,5 +103,20 @@ class CpSatUnrolling(Unrolling):
     def size(self) -> dict[str, int]:
         return {"variables": len(self.variables) - 1, "constraints": self.constraint_count}
 
-    def export(self, path: str) -> bool:
-        return self.model.export_to_file(path)
+    def export(self) -> tuple[str, str]:
+        """The model (text format) with the recorded variables named, and the recorded
+        queries, one a line: the variables each assumes true, its note and its answer. A
+        query is the model plus its assumptions, each asked of a copy."""
+        model = self.model.clone()
+        for variable, label in self.labels.items():
+            model.proto.variables[self.variables[variable].index].name = label
+        lines = [
+            f"query {number}: {query.note}: {query.answer}; assumes "
+            + ", ".join(self._literal_name(literal) for literal in query.assumptions)
+            for number, query in enumerate(self.queries, 1)
+        ]
+        return str(model.proto), "\n".join(lines) + "\n"
+
+    def _literal_name(self, literal: int) -> str:
+        name = self.labels.get(abs(literal), f"v{abs(literal)}")
+        return name if literal > 0 else f"not ({name})"
