@@ -1,7 +1,8 @@
 """Static checks of a rule sheet against the GDL specification (Love et al., Stanford 2008).
 
 Errors are violations of the specification: a syntax error, a relation or function used with
-two arities, an unsafe variable, recursion through `not`, a breach of the recursion
+two arities, an unsafe variable, recursion through `not` (a warning where the negation is
+stratified by sentence form, as GGP engines accept), a breach of the recursion
 restriction, a keyword where the specification does not allow it, no role, a goal value
 outside 0..100. Warnings are legal GDL that is probably a mistake: a relation used but never
 defined (always false), one defined but never used, `(true X)` or `(does R X)` that no
@@ -31,7 +32,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from gamecheck.gdl.dependencies import DependencyGraph
+from gamecheck.gdl.dependencies import DependencyGraph, rule_strata
 from gamecheck.gdl.parser import parse_rules, read_rules
 from gamecheck.gdl.syntax import (
     Atom,
@@ -288,18 +289,36 @@ def _safety(sheet: _Sheet) -> Iterator[Finding]:
 
 
 def _stratification(sheet: _Sheet) -> Iterator[Finding]:
-    """No relation depends on itself through `not`."""
+    """No relation depends on itself through `not`; where one does but the negation is
+    stratified at the level of sentence forms, a warning (GGP engines accept it)."""
     graph = sheet.graph
+    stratified: dict[int, bool] = {}
     for _, normal in sheet.normal:
         head = normal.head.relation
         for literal in normal.body:
             if isinstance(literal, Not) and isinstance(literal.literal, Atom):
                 relation = literal.literal.relation
-                if graph.recursive_with(head, relation):
+                if not graph.recursive_with(head, relation):
+                    continue
+                component = graph.component_of[head]
+                if component not in stratified:
+                    members = graph.components[component]
+                    rules = [n for _, n in sheet.normal if n.head.relation in members]
+                    stratified[component] = rule_strata(rules) is not None
+                negation = f"(not {term_text(literal.literal.term)})"
+                position = literal.position or literal.literal.position
+                if stratified[component]:
+                    yield _warning(
+                        f"{head} depends on itself through {negation}: the GDL specification "
+                        "(Love et al. 2008) asks for negation stratified on the dependency "
+                        "graph of relations; this one is stratified only by sentence form, "
+                        "which GGP engines and gamecheck accept",
+                        position,
+                    )
+                else:
                     yield _error(
-                        f"unstratifiable negation: {head} depends on itself through "
-                        f"(not {term_text(literal.literal.term)})",
-                        literal.position or literal.literal.position,
+                        f"unstratifiable negation: {head} depends on itself through {negation}",
+                        position,
                     )
 
 
