@@ -204,6 +204,27 @@ class Program:
                 self._evaluate_group(group, model, limit)
         return model
 
+    def estimates(self, model: Model) -> list[tuple[Rule, float]]:
+        """For every rule fired by a first plan, an upper estimate of its bindings in `model`:
+        the product over its lookups of the facts per key (filters not counted)."""
+        found = []
+        for group in self.groups:
+            for rule in group.rules:
+                if rule.first_plan is None:
+                    continue
+                estimate = 1.0
+                for step in rule.first_plan:
+                    if step[0] == _ATOM:
+                        relation = model.get(step[1])
+                        if relation is None or not relation.processed:
+                            estimate = 0.0
+                            break
+                        relation.lookup(step[2], ())
+                        keys = len(relation.indexes[step[2]]) if step[2] else 1
+                        estimate *= len(relation.processed) / max(1, keys)
+                found.append((rule.source, estimate))
+        return found
+
     def _evaluate_group(self, group: _Group, model: Model, limit: list) -> None:
         if group.fresh:
             for relation in group.component:
