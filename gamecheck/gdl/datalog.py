@@ -50,6 +50,8 @@ _MISSING = object()
 MAX_TERM_DEPTH = 24
 """Deepest nesting of function terms in a derived fact; past it a rule is taken to build
 ever deeper terms (GDL's finite games never need more than a few levels)."""
+DEFAULT_SIZE = 1000
+"""Facts expected of a relation whose size is not known when joins are planned."""
 CHECK_EVERY = 4096
 """Joins between two looks at the budget."""
 
@@ -160,11 +162,22 @@ class _Group:
 class Program:
     """Normal rules ready for evaluation, grouped by component in evaluation order."""
 
-    def __init__(self, rules: Iterable[Rule], components: list[frozenset[str]]):
+    def __init__(
+        self,
+        rules: Iterable[Rule],
+        components: list[frozenset[str]],
+        sizes: dict[str, int] | None = None,
+    ):
+        """`sizes`: the expected number of facts per relation, to order joins (default: the
+        facts written in the rules; relations not named count as DEFAULT_SIZE)."""
         self.statistics = Statistics()
         by_head: dict[str, list[Rule]] = {}
+        rules = list(rules)
+        written: dict[str, int] = {}
         for rule in rules:
             by_head.setdefault(rule.head.relation, []).append(rule)
+            written[rule.head.relation] = written.get(rule.head.relation, 0) + (not rule.body)
+        sizes = {**written, **(sizes or {})}
         self.groups: list[_Group] = []
         for component in components:
             rules_here = [rule for relation in component for rule in by_head.get(relation, ())]
@@ -179,7 +192,7 @@ class Program:
                         rules_here[0].position,
                     )
             for number, stratum in enumerate(strata):
-                self.groups.append(_compile_group(component, stratum, fresh=number == 0))
+                self.groups.append(_compile_group(component, stratum, sizes, fresh=number == 0))
         self._budget = Budget()
         self._work = 0
 
@@ -304,7 +317,9 @@ def _negates_itself(component: frozenset[str], rules: list[Rule]) -> bool:
     )
 
 
-def _compile_group(component: frozenset[str], rules: list[Rule], *, fresh: bool) -> _Group:
+def _compile_group(
+    component: frozenset[str], rules: list[Rule], sizes: dict[str, int], *, fresh: bool
+) -> _Group:
     """The group's compiled rules and, per relation, the triggers its new facts fire: every
     body atom of a relation the group's rules derive."""
     compiled = []
@@ -322,7 +337,7 @@ def _compile_group(component: frozenset[str], rules: list[Rule], *, fresh: bool)
             rule.head.relation,
             tuple(_compile_pattern(arg, slot_of) for arg in rule.head.args),
             len(slot_of),
-            None if recursive and fresh else _plan(rule.body, set(), slot_of),
+            None if recursive and fresh else _plan(rule.body, set(), slot_of, sizes),
             any(isinstance(arg, tuple) and not is_ground(arg) for arg in rule.head.args),
         )
         compiled.append(compiled_rule)
@@ -334,7 +349,7 @@ def _compile_group(component: frozenset[str], rules: list[Rule], *, fresh: bool)
                 tuple(path for path, _ in tests),
                 tuple(value for _, value in tests),
                 binders,
-                _plan(rule.body, bound, slot_of, skip=atom),
+                _plan(rule.body, bound, slot_of, sizes, skip=atom),
             )
             triggers.setdefault(atom.relation, []).append(trigger)
     return _Group(component, fresh, compiled, triggers)
@@ -372,7 +387,13 @@ def _rule_variables(rule: Rule):
         yield from _literal_variables(literal)
 
 
-def _plan(body: tuple, bound: set[str], slot_of: dict[str, int], skip: Atom | None = None):
+def _plan(
+    body: tuple,
+    bound: set[str],
+    slot_of: dict[str, int],
+    sizes: dict[str, int],
+    skip: Atom | None = None,
+):
     """Join steps for `body` (less the literal `skip`) when the variables `bound` are known:
     filters as soon as they are ground, then the most selective atom next."""
     bound = set(bound)
@@ -387,7 +408,7 @@ def _plan(body: tuple, bound: set[str], slot_of: dict[str, int], skip: Atom | No
             continue
         if not atoms:
             raise ValueError("unsafe rule: a negation or distinct has an unbound variable")
-        atom = max(atoms, key=lambda a: _selectivity(a, bound))
+        atom = max(atoms, key=lambda a: _selectivity(a, bound, sizes))
         atoms.remove(atom)
         keys = _key_paths(atom.args, bound)
         binders, bound = _binders(atom.args, bound, slot_of)
@@ -403,10 +424,15 @@ def _plan(body: tuple, bound: set[str], slot_of: dict[str, int], skip: Atom | No
     return tuple(steps)
 
 
-def _selectivity(atom: Atom, bound: set[str]) -> tuple[int, int]:
-    """How good a next lookup `atom` is: fewest new variables first, then most known places."""
-    new_variables = set(variables(atom.term)) - bound
-    return -len(new_variables), len(_key_paths(atom.args, bound))
+def _selectivity(atom: Atom, bound: set[str], sizes: dict[str, int]) -> tuple:
+    """How good a next lookup `atom` is: a pure check first, then one with a known place
+    and the fewest new variables (then the most known places), else the smallest relation."""
+    new_variables = len(set(variables(atom.term)) - bound)
+    keys = len(_key_paths(atom.args, bound))
+    size = sizes.get(atom.relation, DEFAULT_SIZE) or 1
+    if keys:
+        return new_variables == 0, True, -new_variables, keys
+    return new_variables == 0, False, -size, 0
 
 
 def _key_paths(patterns: tuple, bound: set[str], prefix: Path = ()) -> list[tuple[Path, Term]]:

@@ -46,7 +46,9 @@ def verify_game(
     checkers = checking_games(game)
     try:
         progress("grounding")
+        grounding = budget.seconds
         system = ground(sheet.rules, sheet.name, budget=budget)
+        grounding = budget.seconds - grounding
     except (OutOfBudget, TooLarge) as stop:
         return _unanswered(sheet.name, sheet.roles, backend, horizon, budget, f"grounding: {stop}")
     progress("random playouts")
@@ -79,7 +81,10 @@ def verify_game(
     )
     result = verifier.run()
     result.seconds = budget.seconds
-    result.system_size = system.size()
+    result.system_size = system.size() | {
+        "ground_atoms": system.statistics.get("ground_atoms", 0),
+        "ground_seconds": round(grounding, 3),
+    }
     result.invariant_statistics = found.statistics
     if dimacs and result.complete and unrolling.name == "cnf":
         result.certificate = unrolling.dimacs(

@@ -101,7 +101,8 @@ def _reachable_model(relaxed_rules: list[Rule], static_model: Model, budget: Bud
         Rule(Atom(("does", "?r", "?a")), (Atom(("legal", "?r", "?a")),)),
     ]
     rules = relaxed_rules + feedback
-    program = Program(rules, DependencyGraph(rules).components)
+    sizes = {relation: len(facts.known) for relation, facts in static_model.items()}
+    program = Program(rules, DependencyGraph(rules).components, sizes)
     return program.evaluate(dict(static_model), budget=budget, max_facts=MAX_FACTS)
 
 
@@ -136,7 +137,11 @@ def _instances(
         layouts.append(
             (rule.head, [(positive, atom.relation, len(atom.args)) for positive, atom in dynamic])
         )
-    program = Program(instance_rules, [frozenset({r.head.relation}) for r in instance_rules])
+    program = Program(
+        instance_rules,
+        [frozenset({r.head.relation}) for r in instance_rules],
+        {relation: len(facts.known) for relation, facts in model.items()},
+    )
     found = dict(model)
     for rule, estimate in program.estimates(found):
         if estimate > ESTIMATE_FACTOR * MAX_INSTANCES:
