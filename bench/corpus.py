@@ -83,7 +83,7 @@ def measure(sheet: Path, root: Path, time_limit: float) -> dict:
         row["lint_errors"], row["lint_warnings"], row["lint_first_error"] = 1, 0, str(error)
     verify = run_measured(
         [*command, "verify", str(sheet), "--json", "--time-limit", str(time_limit)],
-        timeout=time_limit * 3 + 60,
+        timeout=time_limit * 2 + 30,
     )
     row.update(
         verify_seconds=round(verify["seconds"], 2),

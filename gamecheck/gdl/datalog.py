@@ -53,7 +53,7 @@ ever deeper terms (GDL's finite games never need more than a few levels)."""
 DEFAULT_SIZE = 1000
 """Facts expected of a relation whose size is not known when joins are planned."""
 CHECK_EVERY = 4096
-"""Joins between two looks at the budget."""
+"""Joins (and facts tried in them) between two looks at the budget."""
 
 
 class TooLarge(GamecheckError):
@@ -296,6 +296,7 @@ class Program:
                 if candidates:
                     self._join(plan, following, slots, model, rule, emit)
                 return
+            self._work += len(candidates)
             for args in candidates:
                 if _bind(args, binders, slots):
                     self._join(plan, following, slots, model, rule, emit)
