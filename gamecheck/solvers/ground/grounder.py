@@ -35,29 +35,35 @@ GroundLiteral = tuple[bool, Term]
 """(positive?, ground atom) of a dynamic relation: `('true', f)`, `('does', r, a)`, ..."""
 OUTPUTS = ("legal", "next", "terminal", "goal")
 MAX_FACTS = 3_000_000
-"""Most facts the static and relaxed models may hold (about 1 GB)."""
-MAX_INSTANCES = 3_000_000
-"""Most rule instances grounding may enumerate (about 1.5 GB with their circuit)."""
+"""Most facts the static and relaxed models may hold, and most rule instances grounding
+may enumerate (each about 1 GB)."""
 ESTIMATE_FACTOR = 20
-"""A rule estimated (an upper bound) at this many times MAX_INSTANCES is not tried at all."""
+"""A rule estimated (an upper bound) at this many times MAX_FACTS instances is not tried."""
 CHECK_EVERY = 1000
 
 
-def ground(rules: Sequence[Rule], name: str, *, budget: Budget | None = None) -> TransitionSystem:
+def ground(
+    rules: Sequence[Rule],
+    name: str,
+    *,
+    budget: Budget | None = None,
+    max_facts: int = MAX_FACTS,
+) -> TransitionSystem:
     """The transition system of a rule sheet that passed the static checks; OutOfBudget if
-    the budget ends first, TooLarge if the ground game would not fit in memory."""
+    the budget ends first, TooLarge past `max_facts` facts (or as many rule instances), that
+    is, where the ground game would not fit in memory."""
     budget = budget or Budget()
     normal = split_rules(piece for rule in rules for piece in normal_rules(rule))
     graph = DependencyGraph(normal)
     static = _static_relations(graph)
     static_program = Program(normal, [c for c in graph.components if c <= static])
-    static_model = static_program.evaluate({}, budget=budget, max_facts=MAX_FACTS)
+    static_model = static_program.evaluate({}, budget=budget, max_facts=max_facts)
     dynamic_rules = [rule for rule in normal if rule.head.relation not in static]
     relaxed_rules = [_relaxed(rule, static) for rule in dynamic_rules]
     roles = tuple(dict.fromkeys(r.head.args[0] for r in rules if r.head.relation == "role"))
     initial = {args[0] for args in _known(static_model, "init")}
-    model = _reachable_model(relaxed_rules, static_model, budget)
-    instances = _instances(dynamic_rules, relaxed_rules, model, static, budget)
+    model = _reachable_model(relaxed_rules, static_model, budget, max_facts)
+    instances = _instances(dynamic_rules, relaxed_rules, model, static, budget, max_facts)
     system = _build(name, roles, initial, model, instances, budget)
     system.statistics.update(
         rule_instances=sum(len(bodies) for bodies in instances.values()),
@@ -91,7 +97,9 @@ def _relaxed(rule: Rule, static: set[str]) -> Rule:
     return Rule(rule.head, body, rule.position)
 
 
-def _reachable_model(relaxed_rules: list[Rule], static_model: Model, budget: Budget) -> Model:
+def _reachable_model(
+    relaxed_rules: list[Rule], static_model: Model, budget: Budget, max_facts: int
+) -> Model:
     """Every dynamic atom that may hold in some reachable state: one evaluation of the
     relaxed rules with every `init` and `next` fact taken as true and every `legal` action
     as done (positive recursion through true/next/legal/does, evaluated semi-naively)."""
@@ -103,7 +111,7 @@ def _reachable_model(relaxed_rules: list[Rule], static_model: Model, budget: Bud
     rules = relaxed_rules + feedback
     sizes = {relation: len(facts.known) for relation, facts in static_model.items()}
     program = Program(rules, DependencyGraph(rules).components, sizes)
-    return program.evaluate(dict(static_model), budget=budget, max_facts=MAX_FACTS)
+    return program.evaluate(dict(static_model), budget=budget, max_facts=max_facts)
 
 
 def _instances(
@@ -112,6 +120,7 @@ def _instances(
     model: Model,
     static: set[str],
     budget: Budget,
+    max_instances: int,
 ) -> dict[Term, list[list[GroundLiteral]]]:
     """For every ground dynamic atom, the bodies (dynamic literals only) of its instances.
 
@@ -144,12 +153,12 @@ def _instances(
     )
     found = dict(model)
     for rule, estimate in program.estimates(found):
-        if estimate > ESTIMATE_FACTOR * MAX_INSTANCES:
+        if estimate > ESTIMATE_FACTOR * max_instances:
             raise TooLarge(
                 f"{rule.position}: grounding stopped: this rule has about {estimate:.2g} "
                 f"instances in the reachable game, more than fit in memory"
             )
-    program.evaluate(found, budget=budget, max_facts=MAX_INSTANCES)
+    program.evaluate(found, budget=budget, max_facts=max_instances)
     bodies: dict[Term, list[list[GroundLiteral]]] = {}
     for instance_rule, (head, literals) in zip(instance_rules, layouts, strict=True):
         arity = len(head.args)
