@@ -169,14 +169,17 @@ class Program:
         sizes: dict[str, int] | None = None,
     ):
         """`sizes`: the expected number of facts per relation, to order joins (default: the
-        facts written in the rules; relations not named count as DEFAULT_SIZE)."""
+        facts of relations given by facts only; others count as DEFAULT_SIZE)."""
         self.statistics = Statistics()
         by_head: dict[str, list[Rule]] = {}
         rules = list(rules)
-        written: dict[str, int] = {}
         for rule in rules:
             by_head.setdefault(rule.head.relation, []).append(rule)
-            written[rule.head.relation] = written.get(rule.head.relation, 0) + (not rule.body)
+        written = {
+            relation: len(defining)
+            for relation, defining in by_head.items()
+            if not any(rule.body for rule in defining)
+        }
         sizes = {**written, **(sizes or {})}
         self.groups: list[_Group] = []
         for component in components:
@@ -426,10 +429,11 @@ def _plan(
 
 
 def _selectivity(atom: Atom, bound: set[str], sizes: dict[str, int]) -> tuple:
-    """How good a next lookup `atom` is: a pure check first, then one with a known place
-    and the fewest new variables (then the most known places), else the smallest relation."""
+    """How good a next lookup `atom` is: a pure check first, then one with a known argument
+    or subterm (a known functor alone does not count) and the fewest new variables (then the
+    most known places), else the smallest relation."""
     new_variables = len(set(variables(atom.term)) - bound)
-    keys = len(_key_paths(atom.args, bound))
+    keys = sum(path[-1] != 0 or len(path) == 1 for path, _ in _key_paths(atom.args, bound))
     size = sizes.get(atom.relation, DEFAULT_SIZE) or 1
     if keys:
         return new_variables == 0, True, -new_variables, keys

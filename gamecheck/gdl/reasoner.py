@@ -40,7 +40,8 @@ class Reasoner:
     def __init__(self, rules: Sequence[Rule]):
         normal = [piece for rule in rules for piece in normal_rules(rule)]
         graph = DependencyGraph(normal)
-        self.program = Program(normal, graph.components)
+        roles = {rule.head.args[0] for rule in rules if rule.head.relation == "role"}
+        self.program = Program(normal, graph.components, {"does": len(roles)})
         self._phase_components: dict[str, list[frozenset[str]]] = {STATIC: [], STATE: [], MOVE: []}
         for component in graph.components:
             self._phase_components[_phase(graph, component)].append(component)
