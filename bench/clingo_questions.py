@@ -28,7 +28,6 @@ from gamecheck.gdl.checks import lint_file
 from gamecheck.gdl.dependencies import DependencyGraph
 from gamecheck.gdl.syntax import Atom, Distinct, Not, Rule, normal_rules
 
-
 RESERVED = ("time", "alive", "dead", "haslegal", "not")
 """Names the translation itself uses (or ASP reserves), renamed where a sheet uses them."""
 
