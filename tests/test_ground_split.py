@@ -116,3 +116,15 @@ def test_ever_deeper_terms_are_a_lint_warning_and_unknown_answers_naming_the_rul
     result = verify_game(GROWING, time_limit=30)
     assert result.longest_game.status == "unknown"
     assert "ever deeper terms" in result.longest_game.detail
+
+
+def test_sheet_without_init_is_answered_not_a_traceback():
+    # Nothing is true initially, so p's only legal move (which needs a count) is never legal:
+    # the game is stuck at step 0 (worked out from the rules).
+    text = """(role p)
+    (<= (legal p tick) (true (count ?n)))
+    (<= (next (count ?n)) (true (count ?n)))
+    (<= terminal (true (count 3))) (<= (goal p 100) terminal)"""
+    result = verify_game(text, time_limit=30)
+    assert result.playability.status == "refuted" and result.playability.value == 0
+    assert result.longest_game.status == "none"

@@ -87,7 +87,7 @@ class BatchCircuit:
 
     def _packed_values(self, system: TransitionSystem, states: np.ndarray) -> np.ndarray:
         values = np.zeros((self.size, -(-len(states) // 64)), dtype=np.uint64)
-        values[np.array(system.fluent_nodes)] = pack(states.T)
+        values[np.array(system.fluent_nodes, dtype=int)] = pack(states.T)
         self.evaluate(values)
         return values
 
@@ -164,6 +164,9 @@ def random_playouts(
         running &= ~_literal_rows(values, [system.terminal], playouts)[0]
         joint = np.zeros((playouts, len(system.roles)), dtype=np.int32)
         for role, legal in enumerate(system.legal):
+            if not legal:  # a role without any action: every playout is stuck
+                running[:] = False
+                break
             allowed = _literal_rows(values, legal, playouts)
             running &= allowed.any(axis=0)
             scores = np.where(allowed, rng.random(allowed.shape), -1.0)
@@ -185,7 +188,7 @@ def random_playouts(
 
 
 def _packed_literal_rows(values: np.ndarray, literals) -> np.ndarray:
-    literals = np.asarray(literals)
+    literals = np.asarray(literals, dtype=np.int64)
     return values[np.abs(literals)] ^ np.where(literals < 0, ONES, np.uint64(0))[:, None]
 
 
