@@ -157,6 +157,7 @@ def summarize(rows: list[dict], time_limit: float) -> dict:
         "peak_mb": heaviest["peak_mb"],
         "peak_mb_sheet": heaviest["sheet"],
         "tracebacks": sum(row["traceback"] for row in rows),
+        "killed": sum(row["killed"] for row in rows),
         "exits": {str(code): sum(row["exit"] == code for row in rows) for code in (0, 1, 2, 3, 4)},
         "refuted": [row["sheet"] for row in rows if row.get("defects")],
     }
@@ -178,6 +179,7 @@ def table(summary: dict) -> str:
         f"all within limit+10%+{STARTUP_SECONDS:.0f}s  {summary['within_limit']}",
         f"peak memory            {summary['peak_mb']:.0f} MB ({summary['peak_mb_sheet']})",
         f"tracebacks             {summary['tracebacks']}",
+        f"killed at 2 x limit+30 {summary['killed']}",
         f"exit statuses          {summary['exits']}",
     ]
     return "\n".join(lines)
@@ -200,7 +202,10 @@ def write_report(rows: list[dict], summary: dict, out: Path, command: str) -> No
         "Per sheet: corpus.csv (lint, ground size and seconds, each answer and its seconds, "
         "wall time, overrun, peak memory, exit status). Plots: settled.png (share of "
         "questions settled against the time they took), ground.png (gates against "
-        f"grounding seconds).\n\nSheets with a refuted property:\n\n{refuted}\n"
+        f"grounding seconds). Wall times are those of a machine whose cores other work may "
+        "share; a run still going at twice the limit plus 30 s is killed (column killed)."
+        f"\n\nSheets with a defect (a refuted property, or a role proved never to win):"
+        f"\n\n{refuted}\n"
     )
 
 
