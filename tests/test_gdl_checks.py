@@ -51,7 +51,9 @@ def test_well_formed_sheets_have_no_findings(name):
     assert lint.rules
 
 
-@pytest.mark.parametrize("path", sorted(DATA.glob("bad_*.kif")) + [DATA / "warnings.kif"])
+@pytest.mark.parametrize(
+    "path", sorted(DATA.glob("bad_*.kif")) + [DATA / "warnings.kif", DATA / "form_stratified.kif"]
+)
 def test_sheet_gives_exactly_the_expected_findings(path):
     expected = [
         EXPECT.match(line).groups()

@@ -6,10 +6,11 @@ import random
 
 import pytest
 
-from gamecheck.gdl.datalog import Program
+from gamecheck.budget import Budget, OutOfBudget
+from gamecheck.gdl.datalog import Program, TooLarge
 from gamecheck.gdl.dependencies import DependencyGraph
 from gamecheck.gdl.parser import parse_rules
-from gamecheck.gdl.syntax import normal_rules
+from gamecheck.gdl.syntax import GdlError, normal_rules
 
 
 def model_of(text: str) -> dict[str, set[tuple]]:
@@ -99,3 +100,39 @@ def test_long_recursive_chain(length):
     facts = " ".join(f"(succ {i} {i + 1})" for i in range(length))
     model = model_of(facts + "(num 0) (<= (num ?y) (num ?x) (succ ?x ?y))")
     assert model["num"] == {(str(i),) for i in range(length + 1)}
+
+
+def test_negation_stratified_by_sentence_form_reads_complete_facts():
+    # (p a) holds unless (p b) does, and (p b) holds when q does. By relation, p depends on
+    # itself through not; by sentence form, (p a) reads only (p b). The rule for (p a) comes
+    # first, so a single pass in written order would wrongly derive (p a) in the first model.
+    with_q = model_of("(<= (p a) (not (p b))) (<= (p b) q) (<= (p c) (p a)) q")
+    without_q = model_of("(<= (p a) (not (p b))) (<= (p b) q) (<= (p c) (p a))")
+    assert with_q["p"] == {("b",)}
+    assert without_q["p"] == {("a",), ("c",)}
+
+
+def test_negation_not_stratified_even_by_sentence_form_is_refused():
+    with pytest.raises(GdlError, match="unstratifiable negation"):
+        model_of("(<= (p a) (not (p b))) (<= (p b) (not (p a)))")
+
+
+def test_ever_deeper_terms_stop_with_the_rule_named():
+    with pytest.raises(TooLarge, match=r"<text>:1:\d+: this rule builds ever deeper terms"):
+        model_of("(<= (num (s ?x)) (num ?x)) (num 0)")
+
+
+def test_evaluation_stops_past_its_fact_limit_and_at_its_deadline():
+    rules = [
+        piece
+        for rule in parse_rules(
+            "(<= (pair ?x ?y) (n ?x) (n ?y))" + " ".join(f"(n {i})" for i in range(300))
+        )
+        for piece in normal_rules(rule)
+    ]
+    program = Program(rules, DependencyGraph(rules).components)
+    with pytest.raises(TooLarge, match="too many facts"):
+        program.evaluate({}, max_facts=10_000)
+    assert len(program.evaluate({}, max_facts=100_000)["pair"].known) == 300 * 300
+    with pytest.raises(OutOfBudget):
+        program.evaluate({}, budget=Budget(0))

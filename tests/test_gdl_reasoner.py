@@ -281,3 +281,18 @@ def test_sheet_with_errors_is_refused_with_the_first_one():
     assert message.endswith("(and 1 more error; see gamecheck lint)")
     with pytest.raises(GdlError, match=r"^bad\.kif:1:9: unbalanced parenthesis"):
         GdlGame.from_text("(role a))", "bad.kif")
+
+
+def test_goal_defined_through_the_negation_of_another_goal():
+    # tests/data/gdl/form_stratified.kif: (goal robot 100) holds exactly when (goal robot 0)
+    # does not, and (goal robot 0) holds unless the counter stands at 2 (worked out from the
+    # sheet: the counter starts at 0 and each inc adds one).
+    game = load("form_stratified")
+    state = game.initial_state()
+    for _ in range(2):
+        state = game.next(state, ["inc"])
+    assert game.goal_values(state) == {"robot": {100}}
+    finished = game.next(state, ["stop"])
+    assert game.is_terminal(finished) and game.goals(finished) == (100,)
+    once = game.next(game.next(game.initial_state(), ["inc"]), ["stop"])
+    assert game.goals(once) == (0,)

@@ -20,7 +20,7 @@ def test_ground_system_plays_like_the_reasoner(name):
     assert assert_same_game(GroundGame(system), sheet, playouts=1, seed=3) > 0
 
 
-@pytest.mark.parametrize("name", ["tictactoe", "connect4_small", "hanoi"])
+@pytest.mark.parametrize("name", ["tictactoe", "connect4_small", "hanoi", "form_stratified"])
 def test_small_sheets_ground_like_the_reasoner(name):
     sheet = GdlGame.from_file(f"tests/data/gdl/{name}.kif")
     assert assert_same_game(GroundGame(ground(sheet.rules, name)), sheet, playouts=20, seed=1)

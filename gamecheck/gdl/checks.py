@@ -1,7 +1,8 @@
 """Static checks of a rule sheet against the GDL specification (Love et al., Stanford 2008).
 
 Errors are violations of the specification: a syntax error, a relation or function used with
-two arities, an unsafe variable, recursion through `not`, a breach of the recursion
+two arities, an unsafe variable, recursion through `not` (a warning where the negation is
+stratified by sentence form, as GGP engines accept), a breach of the recursion
 restriction, a keyword where the specification does not allow it, no role, a goal value
 outside 0..100. Warnings are legal GDL that is probably a mistake: a relation used but never
 defined (always false), one defined but never used, `(true X)` or `(does R X)` that no
@@ -31,7 +32,11 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from gamecheck.gdl.dependencies import DependencyGraph
+from gamecheck.gdl.dependencies import (
+    DependencyGraph,
+    rule_strata,
+    strongly_connected_components,
+)
 from gamecheck.gdl.parser import parse_rules, read_rules
 from gamecheck.gdl.syntax import (
     Atom,
@@ -143,6 +148,7 @@ def check_rules(rules: Iterable[Rule], file: str) -> list[Finding]:
         _safety,
         _stratification,
         _recursion_restriction,
+        _term_growth,
         _keyword_placement,
         _keyword_dependencies,
         _roles,
@@ -288,18 +294,36 @@ def _safety(sheet: _Sheet) -> Iterator[Finding]:
 
 
 def _stratification(sheet: _Sheet) -> Iterator[Finding]:
-    """No relation depends on itself through `not`."""
+    """No relation depends on itself through `not`; where one does but the negation is
+    stratified at the level of sentence forms, a warning (GGP engines accept it)."""
     graph = sheet.graph
+    stratified: dict[int, bool] = {}
     for _, normal in sheet.normal:
         head = normal.head.relation
         for literal in normal.body:
             if isinstance(literal, Not) and isinstance(literal.literal, Atom):
                 relation = literal.literal.relation
-                if graph.recursive_with(head, relation):
+                if not graph.recursive_with(head, relation):
+                    continue
+                component = graph.component_of[head]
+                if component not in stratified:
+                    members = graph.components[component]
+                    rules = [n for _, n in sheet.normal if n.head.relation in members]
+                    stratified[component] = rule_strata(rules) is not None
+                negation = f"(not {term_text(literal.literal.term)})"
+                position = literal.position or literal.literal.position
+                if stratified[component]:
+                    yield _warning(
+                        f"{head} depends on itself through {negation}: the GDL specification "
+                        "(Love et al. 2008) asks for negation stratified on the dependency "
+                        "graph of relations; this one is stratified only by sentence form, "
+                        "which GGP engines and gamecheck accept",
+                        position,
+                    )
+                else:
                     yield _error(
-                        f"unstratifiable negation: {head} depends on itself through "
-                        f"(not {term_text(literal.literal.term)})",
-                        literal.position or literal.literal.position,
+                        f"unstratifiable negation: {head} depends on itself through {negation}",
+                        position,
                     )
 
 
@@ -327,6 +351,95 @@ def _recursion_restriction(sheet: _Sheet) -> Iterator[Finding]:
                     f"not bound by a positive literal outside the recursion",
                     atom.position,
                 )
+
+
+FLOWS = {"true": "next", "does": "legal"}
+"""Over time a `next` fact becomes a `true` fact and a `legal` action a `does`."""
+
+
+def _term_growth(sheet: _Sheet) -> Iterator[Finding]:
+    """Terms that may grow without bound: a cycle of rules (through next -> true across
+    steps) along which a variable ends up nested deeper in a function term each time round,
+    as in `(<= (next (count (s ?n))) (true (count ?n)))`. A variable also bound by a literal
+    off the cycle is bounded by it. GDL requires a finite game, so this is an error once
+    nothing else stops the growth; lint cannot tell, so it warns."""
+    edges: dict[str, set[str]] = {r: set(sheet.graph.edges[r]) for r in sheet.graph.edges}
+    for later, earlier in FLOWS.items():
+        edges.setdefault(later, set()).add(earlier)
+        edges.setdefault(earlier, set())
+    components = strongly_connected_components(sorted(edges), lambda r: sorted(edges[r]))
+    component_of = {r: number for number, members in enumerate(components) for r in members}
+    flows: list[tuple[tuple, tuple, int, Rule]] = []
+    for rule, normal in sheet.normal:
+        head = next((k for k, v in FLOWS.items() if v == normal.head.relation), None)
+        head = head or normal.head.relation
+        places = {}
+        for literal in normal.body:
+            if not isinstance(literal, Atom):
+                continue
+            relation = literal.relation
+            cyclic = component_of.get(relation) == component_of.get(head)
+            for place, depth, var in _variable_places(literal.args):
+                places.setdefault(var, []).append(((relation, place), depth, cyclic))
+        for place, depth, var in _variable_places(normal.head.args):
+            found = places.get(var, [])
+            if found and all(cyclic for _, _, cyclic in found):
+                for source, body_depth, _ in found:
+                    flows.append((source, (head, place), depth - body_depth, rule))
+    for rule in _growing_cycles(flows):
+        yield _warning(
+            "this rule may build ever deeper terms (a variable is nested deeper each time "
+            "round a cycle of rules): GDL requires a finite game, so unless other conditions "
+            "stop it, the sheet has no finite ground form",
+            rule.position,
+        )
+
+
+def _variable_places(args: tuple) -> Iterator[tuple[int, int, str]]:
+    """(argument index, nesting depth, variable) for every variable in the arguments."""
+
+    def walk(term: Term, depth: int) -> Iterator[tuple[int, str]]:
+        if isinstance(term, str):
+            if term.startswith("?"):
+                yield depth, term
+        else:
+            for part in term[1:]:
+                yield from walk(part, depth + 1)
+
+    for index, arg in enumerate(args):
+        for depth, var in walk(arg, 0):
+            yield index, depth, var
+
+
+def _growing_cycles(flows: list[tuple[tuple, tuple, int, Rule]]) -> list[Rule]:
+    """The rules of the positive-weight edges in every strongly connected part of the flow
+    graph that has a cycle of positive total weight (Bellman-Ford on longest paths: a part
+    whose distances still rise after as many rounds as it has nodes has one)."""
+    successors: dict[tuple, list[tuple]] = {}
+    for source, target, _, _ in flows:
+        successors.setdefault(source, []).append(target)
+        successors.setdefault(target, [])
+    parts = strongly_connected_components(list(successors), lambda node: successors[node])
+    part_of = {node: number for number, part in enumerate(parts) for node in part}
+    found: dict[int, Rule] = {}
+    for number, part in enumerate(parts):
+        inside = [f for f in flows if part_of[f[0]] == number == part_of[f[1]]]
+        if not any(weight > 0 for _, _, weight, _ in inside):
+            continue
+        distance = dict.fromkeys(part, 0)
+        for _ in range(len(part) + 1):
+            changed = False
+            for source, target, weight, _ in inside:
+                if distance[source] + weight > distance[target]:
+                    distance[target] = distance[source] + weight
+                    changed = True
+            if not changed:
+                break
+        else:
+            for _, _, weight, rule in inside:
+                if weight > 0:
+                    found.setdefault(id(rule), rule)
+    return list(found.values())
 
 
 def _keyword_placement(sheet: _Sheet) -> Iterator[Finding]:

@@ -15,6 +15,15 @@ and distincts run as soon as their variables are bound. Variables live in number
 list per firing: the plan order fixes which step writes each slot, so backtracking simply
 overwrites it. Compiled patterns use an `int` for a slot, a `str` for a constant and a tuple
 for a compound term.
+
+A component whose relations depend on themselves through `not` (which the GDL specification
+forbids but GGP engines accept where the negation is stratified at the level of sentence
+forms, as in `(<= (goal r 100) (not (goal r 0)))`) is evaluated as several groups of rules
+(dependencies.rule_strata), each adding to the facts of the groups before it.
+
+Evaluation honours a Budget (checked every few thousand joins) and stops with TooLarge
+where a call derives more than `max_facts` facts or a term nested deeper than
+MAX_TERM_DEPTH (a rule that builds ever deeper terms has no finite model).
 """
 
 from __future__ import annotations
@@ -22,8 +31,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from gamecheck.gdl.syntax import Atom, Distinct, Not, Rule, variables
-from gamecheck.gdl.terms import Term
+from gamecheck.budget import Budget
+from gamecheck.errors import GamecheckError
+from gamecheck.gdl.dependencies import rule_strata
+from gamecheck.gdl.syntax import Atom, Distinct, GdlError, Not, Rule, is_ground, variables
+from gamecheck.gdl.terms import Term, term_text
 
 Args = tuple
 """The ground arguments of a fact; the relation name is kept apart."""
@@ -35,6 +47,17 @@ Path = tuple[int, ...]
 """Where a subterm sits in a fact's arguments: (2,) is the third argument, (0, 1) the first
 argument's first argument (index 0 of a compound term is its functor)."""
 _MISSING = object()
+MAX_TERM_DEPTH = 24
+"""Deepest nesting of function terms in a derived fact; past it a rule is taken to build
+ever deeper terms (GDL's finite games never need more than a few levels)."""
+DEFAULT_SIZE = 1000
+"""Facts expected of a relation whose size is not known when joins are planned."""
+CHECK_EVERY = 4096
+"""Joins (and facts tried in them) between two looks at the budget."""
+
+
+class TooLarge(GamecheckError):
+    """Evaluation would not end or not fit: too many facts, or ever deeper terms."""
 
 
 class Relation:
@@ -114,53 +137,133 @@ class _Trigger:
 
 @dataclass
 class _CompiledRule:
+    source: Rule
     head_relation: str
     head: tuple[Pattern, ...]
     slots: int
     first_plan: tuple | None
     """The plan of the rule's first firing; None if a body atom lies in its own component
-    (then only triggers fire it)."""
+    and no earlier group of the component made facts (then only triggers fire it)."""
+    nests: bool
+    """Whether the head puts a variable inside a function term (so its facts may grow)."""
+
+
+@dataclass(frozen=True)
+class _Group:
+    """Rules evaluated together: a whole component, or one sentence-form stratum of it
+    (`fresh`: the first group of its component, which starts the relations empty)."""
+
+    component: frozenset[str]
+    fresh: bool
+    rules: list[_CompiledRule]
+    triggers: dict[str, list[_Trigger]]
 
 
 class Program:
     """Normal rules ready for evaluation, grouped by component in evaluation order."""
 
-    def __init__(self, rules: Iterable[Rule], components: list[frozenset[str]]):
+    def __init__(
+        self,
+        rules: Iterable[Rule],
+        components: list[frozenset[str]],
+        sizes: dict[str, int] | None = None,
+    ):
+        """`sizes`: the expected number of facts per relation, to order joins (default: the
+        facts of relations given by facts only; others count as DEFAULT_SIZE)."""
         self.statistics = Statistics()
         by_head: dict[str, list[Rule]] = {}
+        rules = list(rules)
         for rule in rules:
             by_head.setdefault(rule.head.relation, []).append(rule)
-        self.components: list[tuple[frozenset[str], list[_CompiledRule], dict]] = []
+        written = {
+            relation: len(defining)
+            for relation, defining in by_head.items()
+            if not any(rule.body for rule in defining)
+        }
+        sizes = {**written, **(sizes or {})}
+        self.groups: list[_Group] = []
         for component in components:
             rules_here = [rule for relation in component for rule in by_head.get(relation, ())]
-            if rules_here:
-                self.components.append(_compile_component(component, rules_here))
+            if not rules_here:
+                continue
+            strata = [rules_here]
+            if _negates_itself(component, rules_here):
+                strata = rule_strata(rules_here)
+                if strata is None:
+                    raise GdlError(
+                        f"unstratifiable negation among {', '.join(sorted(component))}",
+                        rules_here[0].position,
+                    )
+            for number, stratum in enumerate(strata):
+                self.groups.append(_compile_group(component, stratum, sizes, fresh=number == 0))
+        self._budget = Budget()
+        self._work = 0
 
-    def evaluate(self, model: Model, only: Iterable[frozenset[str]] | None = None) -> Model:
+    def evaluate(
+        self,
+        model: Model,
+        only: Iterable[frozenset[str]] | None = None,
+        *,
+        budget: Budget | None = None,
+        max_facts: int | None = None,
+    ) -> Model:
         """Add to `model` (in place) every relation of the program's components (or of the
-        components in `only`) with all its facts; returns the model."""
+        components in `only`) with all its facts; returns the model. OutOfBudget when the
+        budget ends, TooLarge past `max_facts` new facts or MAX_TERM_DEPTH."""
         self.statistics.evaluations += 1
+        self._budget = budget or Budget()
+        self._budget.check()
         wanted = None if only is None else set(only)
-        for component, compiled, triggers in self.components:
-            if wanted is None or component in wanted:
-                self._evaluate_component(component, compiled, triggers, model)
+        limit = [max_facts]
+        for group in self.groups:
+            if wanted is None or group.component in wanted:
+                self._evaluate_group(group, model, limit)
         return model
 
-    def _evaluate_component(self, component, compiled, triggers, model: Model) -> None:
-        for relation in component:
-            model[relation] = Relation()
+    def estimates(self, model: Model) -> list[tuple[Rule, float]]:
+        """For every rule fired by a first plan, an upper estimate of its bindings in `model`:
+        the product over its lookups of the facts per key (filters not counted)."""
+        found = []
+        for group in self.groups:
+            for rule in group.rules:
+                if rule.first_plan is None:
+                    continue
+                estimate = 1.0
+                for step in rule.first_plan:
+                    if step[0] == _ATOM:
+                        relation = model.get(step[1])
+                        if relation is None or not relation.processed:
+                            estimate = 0.0
+                            break
+                        relation.lookup(step[2], ())
+                        keys = len(relation.indexes[step[2]]) if step[2] else 1
+                        estimate *= len(relation.processed) / max(1, keys)
+                found.append((rule.source, estimate))
+        return found
+
+    def _evaluate_group(self, group: _Group, model: Model, limit: list) -> None:
+        if group.fresh:
+            for relation in group.component:
+                model[relation] = Relation()
         agenda: list[tuple[str, Args]] = []
 
         def emit(rule: _CompiledRule, slots: list) -> None:
             args = tuple([_build(pattern, slots) for pattern in rule.head])
             relation = model[rule.head_relation]
             if args not in relation.known:
+                if rule.nests and _depth(args) > MAX_TERM_DEPTH:
+                    raise TooLarge(_growth_message(rule.source, rule.head_relation, args))
                 relation.known.add(args)
                 agenda.append((rule.head_relation, args))
+                if limit[0] is not None:
+                    limit[0] -= 1
+                    if limit[0] < 0:
+                        raise TooLarge(_size_message(rule.source, model))
 
-        for rule in compiled:
+        for rule in group.rules:
             if rule.first_plan is not None:
                 self._join(rule.first_plan, 0, [None] * rule.slots, model, rule, emit)
+        triggers = group.triggers
         while agenda:
             relation_name, args = agenda.pop()
             model[relation_name].process(args)
@@ -180,6 +283,10 @@ class Program:
         step = plan[index]
         kind = step[0]
         following = index + 1
+        self._work += 1
+        if self._work >= CHECK_EVERY:
+            self._work = 0
+            self._budget.check()
         if kind == _ATOM:
             _, relation_name, paths, key_patterns, binders = step
             relation = model.get(relation_name)
@@ -192,6 +299,7 @@ class Program:
                 if candidates:
                     self._join(plan, following, slots, model, rule, emit)
                 return
+            self._work += len(candidates)
             for args in candidates:
                 if _bind(args, binders, slots):
                     self._join(plan, following, slots, model, rule, emit)
@@ -203,22 +311,38 @@ class Program:
             self._join(plan, following, slots, model, rule, emit)
 
 
-def _compile_component(component: frozenset[str], rules: list[Rule]) -> tuple:
-    """The component with its compiled rules and, per relation, the triggers its facts fire."""
+def _negates_itself(component: frozenset[str], rules: list[Rule]) -> bool:
+    return any(
+        isinstance(literal, Not)
+        and isinstance(literal.literal, Atom)
+        and literal.literal.relation in component
+        for rule in rules
+        for literal in rule.body
+    )
+
+
+def _compile_group(
+    component: frozenset[str], rules: list[Rule], sizes: dict[str, int], *, fresh: bool
+) -> _Group:
+    """The group's compiled rules and, per relation, the triggers its new facts fire: every
+    body atom of a relation the group's rules derive."""
     compiled = []
     triggers: dict[str, list[_Trigger]] = {}
+    derived = {rule.head.relation for rule in rules}
     for rule in rules:
         slot_of = {var: slot for slot, var in enumerate(dict.fromkeys(_rule_variables(rule)))}
         recursive = [
             literal
             for literal in rule.body
-            if isinstance(literal, Atom) and literal.relation in component
+            if isinstance(literal, Atom) and literal.relation in derived
         ]
         compiled_rule = _CompiledRule(
+            rule,
             rule.head.relation,
             tuple(_compile_pattern(arg, slot_of) for arg in rule.head.args),
             len(slot_of),
-            None if recursive else _plan(rule.body, set(), slot_of),
+            None if recursive and fresh else _plan(rule.body, set(), slot_of, sizes),
+            any(isinstance(arg, tuple) and not is_ground(arg) for arg in rule.head.args),
         )
         compiled.append(compiled_rule)
         for atom in recursive:
@@ -229,10 +353,36 @@ def _compile_component(component: frozenset[str], rules: list[Rule]) -> tuple:
                 tuple(path for path, _ in tests),
                 tuple(value for _, value in tests),
                 binders,
-                _plan(rule.body, bound, slot_of, skip=atom),
+                _plan(rule.body, bound, slot_of, sizes, skip=atom),
             )
             triggers.setdefault(atom.relation, []).append(trigger)
-    return component, compiled, triggers
+    return _Group(component, fresh, compiled, triggers)
+
+
+def _depth(term) -> int:
+    """How deeply function terms nest in a fact's arguments (0 for constants only)."""
+    if type(term) is not tuple:
+        return 0
+    return 1 + max(map(_depth, term), default=0)
+
+
+def _growth_message(rule: Rule, relation: str, args: Args) -> str:
+    where = f"{rule.position}: " if rule.position else ""
+    fact = term_text((relation, *args))
+    shown = fact if len(fact) <= 120 else fact[:117] + "..."
+    return (
+        f"{where}this rule builds ever deeper terms, such as {shown}: GDL requires a finite "
+        "game (every fact of bounded size), so the sheet cannot be grounded"
+    )
+
+
+def _size_message(rule: Rule, model: Model) -> str:
+    where = f"{rule.position}: " if rule.position else ""
+    biggest = max(model, key=lambda name: len(model[name].known))
+    return (
+        f"{where}grounding stopped: the rules derive too many facts to fit in memory "
+        f"({len(model[biggest].known):,} of relation {biggest}, this rule adding more)"
+    )
 
 
 def _rule_variables(rule: Rule):
@@ -241,7 +391,13 @@ def _rule_variables(rule: Rule):
         yield from _literal_variables(literal)
 
 
-def _plan(body: tuple, bound: set[str], slot_of: dict[str, int], skip: Atom | None = None):
+def _plan(
+    body: tuple,
+    bound: set[str],
+    slot_of: dict[str, int],
+    sizes: dict[str, int],
+    skip: Atom | None = None,
+):
     """Join steps for `body` (less the literal `skip`) when the variables `bound` are known:
     filters as soon as they are ground, then the most selective atom next."""
     bound = set(bound)
@@ -256,7 +412,7 @@ def _plan(body: tuple, bound: set[str], slot_of: dict[str, int], skip: Atom | No
             continue
         if not atoms:
             raise ValueError("unsafe rule: a negation or distinct has an unbound variable")
-        atom = max(atoms, key=lambda a: _selectivity(a, bound))
+        atom = max(atoms, key=lambda a: _selectivity(a, bound, sizes))
         atoms.remove(atom)
         keys = _key_paths(atom.args, bound)
         binders, bound = _binders(atom.args, bound, slot_of)
@@ -272,10 +428,16 @@ def _plan(body: tuple, bound: set[str], slot_of: dict[str, int], skip: Atom | No
     return tuple(steps)
 
 
-def _selectivity(atom: Atom, bound: set[str]) -> tuple[int, int]:
-    """How good a next lookup `atom` is: fewest new variables first, then most known places."""
-    new_variables = set(variables(atom.term)) - bound
-    return -len(new_variables), len(_key_paths(atom.args, bound))
+def _selectivity(atom: Atom, bound: set[str], sizes: dict[str, int]) -> tuple:
+    """How good a next lookup `atom` is: a pure check first, then one with a known argument
+    or subterm (a known functor alone does not count) and the fewest new variables (then the
+    most known places), else the smallest relation."""
+    new_variables = len(set(variables(atom.term)) - bound)
+    keys = sum(path[-1] != 0 or len(path) == 1 for path, _ in _key_paths(atom.args, bound))
+    size = sizes.get(atom.relation, DEFAULT_SIZE) or 1
+    if keys:
+        return new_variables == 0, True, -new_variables, keys
+    return new_variables == 0, False, -size, 0
 
 
 def _key_paths(patterns: tuple, bound: set[str], prefix: Path = ()) -> list[tuple[Path, Term]]:

@@ -3,14 +3,19 @@
 Relation p depends on q when a rule for p has q in its body; the edge is negative when q
 appears under `not`. The graph is built from normal rules (syntax.normal_rules), so `or` and
 nested `not` are already resolved. Strongly connected components come out in evaluation
-order: every component after all the components it depends on.
+order: every component after all the components it depends on. `rule_strata` orders the
+rules inside one component where negation is stratified only at the level of sentence forms.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import TypeVar
 
-from gamecheck.gdl.syntax import Atom, Not, Rule
+from gamecheck.gdl.syntax import Atom, Not, Rule, is_variable
+from gamecheck.gdl.terms import Term
+
+Node = TypeVar("Node", bound=Hashable)
 
 
 class DependencyGraph:
@@ -32,7 +37,12 @@ class DependencyGraph:
                     self.negative.setdefault(atom.relation, set())
                     if atom is not literal:
                         self.negative[head].add(atom.relation)
-        self.components = _strongly_connected_components(self.edges)
+        self.components = [
+            frozenset(component)
+            for component in strongly_connected_components(
+                sorted(self.edges), lambda relation: sorted(self.edges[relation])
+            )
+        ]
         self.component_of = {
             relation: index
             for index, component in enumerate(self.components)
@@ -61,47 +71,87 @@ class DependencyGraph:
         return self._reach[relation]
 
 
-def _strongly_connected_components(edges: dict[str, set[str]]) -> list[frozenset[str]]:
-    """Tarjan's algorithm without recursion; components in reverse topological order of the
-    edges, i.e. dependencies first."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
-    components: list[frozenset[str]] = []
-    for root in sorted(edges):
+def strongly_connected_components(
+    nodes: Iterable[Node], successors: Callable[[Node], Iterable[Node]]
+) -> list[list[Node]]:
+    """Tarjan's algorithm without recursion: the components of the graph reachable from
+    `nodes`, in reverse topological order of the edges, i.e. every component after all the
+    components it has edges to."""
+    index: dict[Node, int] = {}
+    low: dict[Node, int] = {}
+    on_stack: set[Node] = set()
+    stack: list[Node] = []
+    components: list[list[Node]] = []
+    for root in nodes:
         if root in index:
             continue
-        work = [(root, iter(sorted(edges[root])))]
+        work = [(root, iter(successors(root)))]
         index[root] = low[root] = len(index)
         stack.append(root)
         on_stack.add(root)
         while work:
-            node, successors = work[-1]
-            advanced = False
-            for successor in successors:
-                if successor not in index:
-                    index[successor] = low[successor] = len(index)
-                    stack.append(successor)
-                    on_stack.add(successor)
-                    work.append((successor, iter(sorted(edges[successor]))))
-                    advanced = True
-                    break
-                if successor in on_stack:
-                    low[node] = min(low[node], index[successor])
-            if advanced:
+            node, children = work[-1]
+            child = next(children, _DONE)
+            if child is not _DONE:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(successors(child))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
                 continue
             work.pop()
             if work:
                 parent = work[-1][0]
                 low[parent] = min(low[parent], low[node])
             if low[node] == index[node]:
-                component = set()
+                component = []
                 while True:
                     member = stack.pop()
                     on_stack.discard(member)
-                    component.add(member)
+                    component.append(member)
                     if member == node:
                         break
-                components.append(frozenset(component))
+                components.append(component)
     return components
+
+
+_DONE = object()
+
+
+def rule_strata(rules: Sequence[Rule]) -> list[list[Rule]] | None:
+    """The rules of one component of the relation graph in groups, each group after every
+    group whose facts it may read, or None if negation is not stratified even at this level.
+
+    Rule r reads rule s when a body literal of r could match the head of s (variables match
+    anything: a sound over-approximation). This is stratification at the level of sentence
+    forms: `(<= (goal r 100) (not (goal r 0)))` reads only the rules for `(goal r 0)`."""
+    reads = [
+        [
+            (other, isinstance(literal, Not))
+            for literal in rule.body
+            if isinstance(inner := (literal.literal if isinstance(literal, Not) else literal), Atom)
+            for other, candidate in enumerate(rules)
+            if could_match(inner.term, candidate.head.term)
+        ]
+        for rule in rules
+    ]
+    groups = strongly_connected_components(
+        range(len(rules)), lambda r: [other for other, _ in reads[r]]
+    )
+    group_of = {rule: number for number, group in enumerate(groups) for rule in group}
+    for rule, edges in enumerate(reads):
+        if any(negative and group_of[other] == group_of[rule] for other, negative in edges):
+            return None
+    return [[rules[r] for r in sorted(group)] for group in groups]
+
+
+def could_match(left: Term, right: Term) -> bool:
+    """Whether two terms could have a common ground instance, taking every variable as
+    matching anything (repeated variables are not checked against each other)."""
+    if is_variable(left) or is_variable(right):
+        return True
+    if isinstance(left, str) or isinstance(right, str):
+        return left == right
+    return len(left) == len(right) and all(map(could_match, left, right))

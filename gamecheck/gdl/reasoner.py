@@ -29,6 +29,8 @@ from gamecheck.gdl.syntax import GdlError, Rule, normal_rules
 from gamecheck.gdl.terms import Term, term_text
 
 STATIC, STATE, MOVE = "static", "state", "move"
+MAX_STATIC_FACTS = 5_000_000
+"""Most facts of the static relations (about 2 GB): past it, TooLarge names the rule."""
 STATE_CACHE_SIZE = 64
 """How many state models to keep: a game step asks for terminal, legal, goals and next of one
 state, and search revisits recent states."""
@@ -40,11 +42,14 @@ class Reasoner:
     def __init__(self, rules: Sequence[Rule]):
         normal = [piece for rule in rules for piece in normal_rules(rule)]
         graph = DependencyGraph(normal)
-        self.program = Program(normal, graph.components)
+        roles = {rule.head.args[0] for rule in rules if rule.head.relation == "role"}
+        self.program = Program(normal, graph.components, {"does": len(roles)})
         self._phase_components: dict[str, list[frozenset[str]]] = {STATIC: [], STATE: [], MOVE: []}
         for component in graph.components:
             self._phase_components[_phase(graph, component)].append(component)
-        self.static_model = self.program.evaluate({}, self._phase_components[STATIC])
+        self.static_model = self.program.evaluate(
+            {}, self._phase_components[STATIC], max_facts=MAX_STATIC_FACTS
+        )
         self.roles = tuple(
             dict.fromkeys(rule.head.args[0] for rule in rules if rule.head.relation == "role")
         )

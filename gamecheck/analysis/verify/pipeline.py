@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gamecheck.analysis.loading import Subject, checking_games, load_rule_sheet
+from gamecheck.analysis.loading import Subject, checking_games, load_game, load_rule_sheet
 from gamecheck.analysis.verify.results import UNKNOWN, Answer, Outcomes, Verification
 from gamecheck.analysis.verify.search import Verifier
 from gamecheck.budget import Budget, OutOfBudget
+from gamecheck.gdl.datalog import TooLarge
 from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.invariants import PLAYOUTS, Invariants, find_invariants
 from gamecheck.solvers.ground.sampling import random_playouts
@@ -41,12 +42,15 @@ def verify_game(
     `export`, the result holds the solver input of every query (`Verification.exports`)."""
     budget = budget or Budget(time_limit)
     progress("loading")
-    sheet = load_rule_sheet(subject)
-    checkers = checking_games(subject)
+    game = load_game(subject)
+    sheet = load_rule_sheet(game)
+    checkers = checking_games(game)
     try:
         progress("grounding")
+        grounding = budget.seconds
         system = ground(sheet.rules, sheet.name, budget=budget)
-    except OutOfBudget as stop:
+        grounding = budget.seconds - grounding
+    except (OutOfBudget, TooLarge) as stop:
         return _unanswered(sheet.name, sheet.roles, backend, horizon, budget, f"grounding: {stop}")
     progress("random playouts")
     playouts = random_playouts(
@@ -78,7 +82,10 @@ def verify_game(
     )
     result = verifier.run()
     result.seconds = budget.seconds
-    result.system_size = system.size()
+    result.system_size = system.size() | {
+        "ground_atoms": system.statistics.get("ground_atoms", 0),
+        "ground_seconds": round(grounding, 3),
+    }
     result.invariant_statistics = found.statistics
     if export:
         result.exports = _exports(unrolling, sheet.name)

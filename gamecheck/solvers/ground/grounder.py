@@ -1,14 +1,21 @@
 """Ground a GDL rule sheet into a propositional transition system (solvers/ground/transition.py).
 
 `ground(rules)` runs a short pipeline:
-1. evaluate the static relations (those depending on neither `true` nor `does`) exactly;
-2. over-approximate what can ever hold: evaluate the rules without their dynamic negations,
-   with every `init` and `next` fact taken as true and every `legal` action as done;
-3. enumerate the instances of every dynamic rule against that over-approximation;
-4. keep only the ground atoms that `legal`, `next`, `terminal` and `goal` depend on;
-5. define each kept atom in a circuit as the OR of its instances' bodies, dependencies
+1. normalise the rules (`or` expanded) and split long bodies (solvers/ground/split.py), so
+   that variables local to a part of a body are projected away before the join;
+2. evaluate the static relations (those depending on neither `true` nor `does`) exactly;
+3. over-approximate what can ever hold: evaluate the rules without their dynamic negations,
+   with every `init` and `next` fact taken as true and every `legal` action as done (the
+   relaxed game, reachable from the initial state);
+4. enumerate the instances of every dynamic rule against that over-approximation, each
+   instance reduced to its dynamic literals (instances with the same ones are one);
+5. keep only the ground atoms that `legal`, `next`, `terminal` and `goal` depend on;
+6. define each kept atom in a circuit as the OR of its instances' bodies, dependencies
    first; a set of atoms that depend on each other in a cycle is unfolded as many times as
    it has atoms, which reaches the least fixpoint the Datalog semantics asks for.
+
+Every step honours the budget, and a sheet too big to ground stops with TooLarge naming the
+rule (and its estimated number of instances) instead of exhausting memory.
 """
 
 from __future__ import annotations
@@ -16,36 +23,48 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gamecheck.budget import Budget
-from gamecheck.gdl.datalog import Model, Program
-from gamecheck.gdl.dependencies import DependencyGraph
-from gamecheck.gdl.syntax import Atom, Distinct, Not, Rule, literal_variables, normal_rules
+from gamecheck.gdl.datalog import Model, Program, TooLarge
+from gamecheck.gdl.dependencies import DependencyGraph, strongly_connected_components
+from gamecheck.gdl.syntax import Atom, Distinct, Not, Rule, normal_rules
 from gamecheck.gdl.terms import Term, term_text
 from gamecheck.solvers.ground.circuit import FALSE, Circuit
+from gamecheck.solvers.ground.split import split_rules
 from gamecheck.solvers.ground.transition import TransitionSystem
 
 GroundLiteral = tuple[bool, Term]
 """(positive?, ground atom) of a dynamic relation: `('true', f)`, `('does', r, a)`, ..."""
 OUTPUTS = ("legal", "next", "terminal", "goal")
+MAX_FACTS = 3_000_000
+"""Most facts the static and relaxed models may hold, and most rule instances grounding
+may enumerate (each about 1 GB)."""
+ESTIMATE_FACTOR = 20
+"""A rule estimated (an upper bound) at this many times MAX_FACTS instances is not tried."""
+CHECK_EVERY = 1000
 
 
-def ground(rules: Sequence[Rule], name: str, *, budget: Budget | None = None) -> TransitionSystem:
+def ground(
+    rules: Sequence[Rule],
+    name: str,
+    *,
+    budget: Budget | None = None,
+    max_facts: int = MAX_FACTS,
+) -> TransitionSystem:
     """The transition system of a rule sheet that passed the static checks; OutOfBudget if
-    the budget ends first."""
+    the budget ends first, TooLarge past `max_facts` facts (or as many rule instances), that
+    is, where the ground game would not fit in memory."""
     budget = budget or Budget()
-    normal = [piece for rule in rules for piece in normal_rules(rule)]
+    normal = split_rules(piece for rule in rules for piece in normal_rules(rule))
     graph = DependencyGraph(normal)
     static = _static_relations(graph)
     static_program = Program(normal, [c for c in graph.components if c <= static])
-    static_model = static_program.evaluate({})
+    static_model = static_program.evaluate({}, budget=budget, max_facts=max_facts)
     dynamic_rules = [rule for rule in normal if rule.head.relation not in static]
     relaxed_rules = [_relaxed(rule, static) for rule in dynamic_rules]
     roles = tuple(dict.fromkeys(r.head.args[0] for r in rules if r.head.relation == "role"))
     initial = {args[0] for args in _known(static_model, "init")}
-    model = _reachable_model(relaxed_rules, static_model)
-    budget.check()
-    instances = _instances(dynamic_rules, relaxed_rules, model, static)
-    budget.check()
-    system = _build(name, roles, initial, model, instances)
+    model = _reachable_model(relaxed_rules, static_model, budget, max_facts)
+    instances = _instances(dynamic_rules, relaxed_rules, model, static, budget, max_facts)
+    system = _build(name, roles, initial, model, instances, budget)
     system.statistics.update(
         rule_instances=sum(len(bodies) for bodies in instances.values()),
         ground_atoms=len(instances),
@@ -78,7 +97,9 @@ def _relaxed(rule: Rule, static: set[str]) -> Rule:
     return Rule(rule.head, body, rule.position)
 
 
-def _reachable_model(relaxed_rules: list[Rule], static_model: Model) -> Model:
+def _reachable_model(
+    relaxed_rules: list[Rule], static_model: Model, budget: Budget, max_facts: int
+) -> Model:
     """Every dynamic atom that may hold in some reachable state: one evaluation of the
     relaxed rules with every `init` and `next` fact taken as true and every `legal` action
     as done (positive recursion through true/next/legal/does, evaluated semi-naively)."""
@@ -88,49 +109,80 @@ def _reachable_model(relaxed_rules: list[Rule], static_model: Model) -> Model:
         Rule(Atom(("does", "?r", "?a")), (Atom(("legal", "?r", "?a")),)),
     ]
     rules = relaxed_rules + feedback
-    program = Program(rules, DependencyGraph(rules).components)
-    return program.evaluate(dict(static_model))
+    sizes = {relation: len(facts.known) for relation, facts in static_model.items()}
+    program = Program(rules, DependencyGraph(rules).components, sizes)
+    return program.evaluate(dict(static_model), budget=budget, max_facts=max_facts)
 
 
 def _instances(
-    dynamic_rules: list[Rule], relaxed_rules: list[Rule], model: Model, static: set[str]
+    dynamic_rules: list[Rule],
+    relaxed_rules: list[Rule],
+    model: Model,
+    static: set[str],
+    budget: Budget,
+    max_instances: int,
 ) -> dict[Term, list[list[GroundLiteral]]]:
-    """For every ground dynamic atom, the bodies (dynamic literals only) of its instances."""
-    instance_rules = []
-    for number, rule in enumerate(relaxed_rules):
-        names = list(dict.fromkeys(v for lit in rule.body for v in literal_variables(lit)))
-        head = (f"#instance{number}", *names) if names else f"#instance{number}"
-        instance_rules.append((Rule(Atom(head), rule.body), names))
+    """For every ground dynamic atom, the bodies (dynamic literals only) of its instances.
+
+    Each rule becomes an instance rule whose head lists the rule's head arguments and the
+    arguments of its dynamic literals, evaluated on the relaxed model: the facts are the
+    instances, with the bindings that differ only in static variables already merged."""
+    instance_rules, layouts = [], []
+    for number, (rule, relaxed) in enumerate(zip(dynamic_rules, relaxed_rules, strict=True)):
+        dynamic = [
+            (
+                not isinstance(literal, Not),
+                literal if isinstance(literal, Atom) else literal.literal,
+            )
+            for literal in rule.body
+            if not _is_static_literal(literal, static)
+        ]
+        head = (
+            f"#instance{number}",
+            *rule.head.args,
+            *(arg for _, atom in dynamic for arg in atom.args),
+        )
+        instance_rules.append(Rule(Atom(head), relaxed.body, rule.position))
+        layouts.append(
+            (rule.head, [(positive, atom.relation, len(atom.args)) for positive, atom in dynamic])
+        )
     program = Program(
-        [rule for rule, _ in instance_rules],
-        [frozenset({rule.head.relation}) for rule, _ in instance_rules],
+        instance_rules,
+        [frozenset({r.head.relation}) for r in instance_rules],
+        {relation: len(facts.known) for relation, facts in model.items()},
     )
-    found = program.evaluate(dict(model))
+    found = dict(model)
+    for rule, estimate in program.estimates(found):
+        if estimate > ESTIMATE_FACTOR * max_instances:
+            raise TooLarge(
+                f"{rule.position}: grounding stopped: this rule has about {estimate:.2g} "
+                f"instances in the reachable game, more than fit in memory"
+            )
+    program.evaluate(found, budget=budget, max_facts=max_instances)
     bodies: dict[Term, list[list[GroundLiteral]]] = {}
-    for rule, (instance_rule, names) in zip(dynamic_rules, instance_rules, strict=True):
-        for args in sorted(_known(found, instance_rule.head.relation), key=_args_text):
-            binding = dict(zip(names, args, strict=True))
-            head = _substitute(rule.head.term, binding)
-            body = _dynamic_body(rule, binding, model, static)
-            bodies.setdefault(head, []).append(body)
+    for instance_rule, (head, literals) in zip(instance_rules, layouts, strict=True):
+        arity = len(head.args)
+        for count, args in enumerate(
+            sorted(_known(found, instance_rule.head.relation), key=_args_text)
+        ):
+            if count % CHECK_EVERY == 0:
+                budget.check()
+            body, place = [], arity
+            for positive, relation, size in literals:
+                atom = (relation, *args[place : place + size]) if size else relation
+                place += size
+                if positive or _holds_somewhere(model, atom):
+                    body.append((positive, atom))  # a negated atom that never holds is true
+            bodies.setdefault(
+                (head.relation, *args[:arity]) if arity else head.relation, []
+            ).append(body)
     return bodies
 
 
-def _dynamic_body(
-    rule: Rule, binding: dict[str, Term], model: Model, static: set[str]
-) -> list[GroundLiteral]:
-    """The ground literals of a rule instance whose truth depends on the state or actions."""
-    body = []
-    for literal in rule.body:
-        positive = not isinstance(literal, Not)
-        atom = literal if positive else literal.literal
-        if isinstance(atom, Distinct) or atom.relation in static:
-            continue  # already decided when the instance was enumerated
-        term = _substitute(atom.term, binding)
-        if not positive and not _holds_somewhere(model, term):
-            continue  # the atom can never hold, so its negation always does
-        body.append((positive, term))
-    return body
+def _is_static_literal(literal, static: set[str]) -> bool:
+    """Whether the literal's truth is settled when the instance is enumerated."""
+    atom = literal.literal if isinstance(literal, Not) else literal
+    return isinstance(atom, Distinct) or atom.relation in static
 
 
 def _build(
@@ -139,6 +191,7 @@ def _build(
     initial: set[Term],
     model: Model,
     instances: dict[Term, list[list[GroundLiteral]]],
+    budget: Budget,
 ) -> TransitionSystem:
     circuit = Circuit()
     fluents = tuple(sorted((args[0] for args in _known(model, "true")), key=term_text))
@@ -157,7 +210,9 @@ def _build(
     for role, role_actions, nodes in zip(roles, actions, action_nodes, strict=True):
         literal_of.update({("does", role, a): n for a, n in zip(role_actions, nodes, strict=True)})
     outputs = [atom for atom in instances if _relation(atom) in OUTPUTS]
-    for component in _components(outputs, instances):
+    for number, component in enumerate(_components(outputs, instances)):
+        if number % CHECK_EVERY == 0:
+            budget.check()
         _define(circuit, component, instances, literal_of)
 
     def output(atom: Term) -> int:
@@ -221,55 +276,12 @@ def _components(
     outputs: list[Term], instances: dict[Term, list[list[GroundLiteral]]]
 ) -> list[list[Term]]:
     """The strongly connected components of the atoms the outputs depend on, dependencies
-    first (Tarjan's algorithm, iterative)."""
-    index: dict[Term, int] = {}
-    low: dict[Term, int] = {}
-    on_stack: set[Term] = set()
-    stack: list[Term] = []
-    components: list[list[Term]] = []
+    first."""
 
     def successors(atom: Term) -> list[Term]:
         return [a for body in instances.get(atom, ()) for _, a in body if a in instances]
 
-    for root in outputs:
-        if root in index:
-            continue
-        work = [(root, iter(successors(root)))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            atom, children = work[-1]
-            child = next(children, None)
-            if child is not None:
-                if child not in index:
-                    index[child] = low[child] = len(index)
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(successors(child))))
-                elif child in on_stack:
-                    low[atom] = min(low[atom], index[child])
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[atom])
-            if low[atom] == index[atom]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == atom:
-                        break
-                components.append(component)
-    return components
-
-
-def _substitute(term: Term, binding: dict[str, Term]) -> Term:
-    if isinstance(term, str):
-        return binding.get(term, term)
-    return tuple(_substitute(part, binding) for part in term)
+    return strongly_connected_components(outputs, successors)
 
 
 def _relation(atom: Term) -> str:

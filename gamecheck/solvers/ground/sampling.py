@@ -23,6 +23,8 @@ from gamecheck.solvers.ground.unroll import Line
 ONES = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
 STATE_BYTES = 256 << 20
 """The most memory the states of a batch of playouts may take (one byte per fluent)."""
+FIND_CHUNK = 4096
+"""States evaluated at once when a playout line is looked for (bounds the node matrix)."""
 
 
 def pack(rows: np.ndarray) -> np.ndarray:
@@ -75,10 +77,19 @@ class BatchCircuit:
 
     def node_values(self, system: TransitionSystem, states: np.ndarray) -> np.ndarray:
         """Every node's value (rows) in every state (columns) of states (rows x fluents)."""
+        return unpack(self._packed_values(system, states), len(states))
+
+    def node_row(self, system: TransitionSystem, states: np.ndarray, literal: int) -> np.ndarray:
+        """The value of one circuit literal in every state of states (rows x fluents)."""
+        row = self._packed_values(system, states)[abs(literal)][None, :]
+        values = unpack(row, len(states))[0]
+        return values if literal > 0 else ~values
+
+    def _packed_values(self, system: TransitionSystem, states: np.ndarray) -> np.ndarray:
         values = np.zeros((self.size, -(-len(states) // 64)), dtype=np.uint64)
-        values[np.array(system.fluent_nodes)] = pack(states.T)
+        values[np.array(system.fluent_nodes, dtype=int)] = pack(states.T)
         self.evaluate(values)
-        return unpack(values, len(states))
+        return values
 
 
 @dataclass(frozen=True)
@@ -107,11 +118,16 @@ class Playouts:
         if not len(steps):
             return None
         circuit = BatchCircuit(system, [condition])
-        row = circuit.node_values(system, self.states[steps, players])[abs(condition)]
-        hits = np.flatnonzero(row if condition > 0 else ~row)
-        if not len(hits):
+        first = None
+        for start in range(0, len(steps), FIND_CHUNK):  # np.nonzero lists shallow steps first
+            chunk = slice(start, start + FIND_CHUNK)
+            row = circuit.node_row(system, self.states[steps[chunk], players[chunk]], condition)
+            hits = np.flatnonzero(row)
+            if len(hits):
+                first = start + hits[0]
+                break
+        if first is None:
             return None
-        first = hits[0]  # np.nonzero lists the shallowest steps first
         line = self.actions[: steps[first], players[first]]
         return Line(tuple(tuple(int(a) for a in joint) for joint in line))
 
@@ -148,6 +164,9 @@ def random_playouts(
         running &= ~_literal_rows(values, [system.terminal], playouts)[0]
         joint = np.zeros((playouts, len(system.roles)), dtype=np.int32)
         for role, legal in enumerate(system.legal):
+            if not legal:  # a role without any action: every playout is stuck
+                running[:] = False
+                break
             allowed = _literal_rows(values, legal, playouts)
             running &= allowed.any(axis=0)
             scores = np.where(allowed, rng.random(allowed.shape), -1.0)
@@ -169,7 +188,7 @@ def random_playouts(
 
 
 def _packed_literal_rows(values: np.ndarray, literals) -> np.ndarray:
-    literals = np.asarray(literals)
+    literals = np.asarray(literals, dtype=np.int64)
     return values[np.abs(literals)] ^ np.where(literals < 0, ONES, np.uint64(0))[:, None]
 
 

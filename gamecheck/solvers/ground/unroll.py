@@ -291,7 +291,10 @@ class Unrolling(ABC):
         """A line of play to a layer in `depths` that is alive and satisfies `condition`,
         or None if there is none (proved); OutOfBudget if the budget ends first."""
         depths = sorted(depths)
-        hits = [self.conjunction([self.alive(t), self.literal(condition, t)]) for t in depths]
+        hits = []
+        for t in depths:
+            budget.check()  # encoding many layers of a big circuit takes a while
+            hits.append(self.conjunction([self.alive(t), self.literal(condition, t)]))
         if all(hit is False for hit in hits):
             return None
         note = f"{self.question}: depths {_ranges(depths)}"

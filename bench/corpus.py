@@ -1,0 +1,277 @@
+"""The rule-sheet corpus: lint, ground and verify every sheet as a user would, one command
+per sheet.
+
+    python bench/corpus.py DIR [--time-limit S] [--jobs N] [--out DIR] [--limit N]
+
+For every .kif file under DIR (e.g. ../shared/data/ggp) it runs lint's checks (in this
+process), then the installed `gamecheck verify SHEET --json --time-limit S` as a separate
+process, `--jobs` at a time, and records: lint errors and warnings, the ground size (fluents,
+actions, gates, ground atoms) and grounding seconds, each verify answer and its seconds, the
+wall time of the command and its overrun past the limit, its peak memory (the child's maximum
+resident set, from wait4), its exit status, and whether it printed a traceback. It prints a
+summary table and one JSON line; with --out it writes corpus.csv, summary.json, README.md and
+two plots there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from gamecheck.errors import GamecheckError
+from gamecheck.gdl.checks import lint_file
+
+QUESTIONS = ("longest_game", "shortest_game", "playability", "goal_definedness", "outcomes")
+STARTUP_SECONDS = 5.0
+"""Allowance for starting the command (imports) on top of limit + 10%."""
+
+
+def gamecheck_command() -> list[str]:
+    """The installed console script next to this Python (as a user runs it)."""
+    script = Path(sys.executable).with_name("gamecheck")
+    return [str(script)] if script.exists() else [shutil.which("gamecheck") or "gamecheck"]
+
+
+def run_measured(command: list[str], timeout: float) -> dict:
+    """Run a command; its wall seconds, peak resident MB (wait4's rusage of the child),
+    exit status and output. Killed (with its process group) after `timeout` seconds."""
+    start = time.monotonic()
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        process = subprocess.Popen(command, stdout=out, stderr=err, start_new_session=True)
+        killed = False
+        while True:
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() - start > timeout and not killed:
+                os.killpg(process.pid, signal.SIGKILL)
+                killed = True
+            time.sleep(0.05)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return {
+            "seconds": time.monotonic() - start,
+            "peak_mb": usage.ru_maxrss / 1024,
+            "exit": process.returncode,
+            "killed": killed,
+            "stdout": out.read(),
+            "stderr": err.read(),
+        }
+
+
+def measure(sheet: Path, root: Path, time_limit: float) -> dict:
+    """Lint and verify one sheet; a flat row for the CSV."""
+    command = gamecheck_command()
+    row: dict = {"sheet": str(sheet.relative_to(root))}
+    try:
+        lint = lint_file(str(sheet))
+        errors = lint.errors
+        row["lint_errors"], row["lint_warnings"] = len(errors), len(lint.warnings)
+        row["lint_first_error"] = errors[0].message[:200] if errors else ""
+    except GamecheckError as error:
+        row["lint_errors"], row["lint_warnings"], row["lint_first_error"] = 1, 0, str(error)
+    verify = run_measured(
+        [*command, "verify", str(sheet), "--json", "--time-limit", str(time_limit)],
+        timeout=time_limit * 2 + 30,
+    )
+    row.update(
+        verify_seconds=round(verify["seconds"], 2),
+        overrun=round(verify["seconds"] - time_limit, 2),
+        peak_mb=round(verify["peak_mb"], 1),
+        exit=verify["exit"],
+        killed=verify["killed"],
+        traceback="Traceback" in verify["stderr"],
+        message=_last_line(verify["stderr"]) if verify["exit"] == 2 else "",
+    )
+    try:
+        result = json.loads(verify["stdout"])
+    except json.JSONDecodeError:
+        row.update(questions=len(QUESTIONS), settled=0)
+        return row
+    system = result.get("system", {})
+    for key in ("fluents", "actions", "gates", "ground_atoms", "ground_seconds"):
+        row[key] = system.get(key, "")
+    answers = {q: result[q] for q in QUESTIONS} | {
+        f"earliest_win {role}": answer for role, answer in result["earliest_win"].items()
+    }
+    row["questions"] = len(answers)
+    row["settled"] = sum(a["status"] != "unknown" for a in answers.values())
+    row["defects"] = " ".join(result["defects"])
+    for question in QUESTIONS:
+        row[question] = answers[question]["status"]
+        row[f"{question}_seconds"] = answers[question]["seconds"]
+    wins = [a for q, a in answers.items() if q.startswith("earliest_win")]
+    row["earliest_win"] = f"{sum(a['status'] != 'unknown' for a in wins)}/{len(wins)}"
+    row["detail"] = next((a.get("detail", "") for a in answers.values() if a.get("detail")), "")
+    row["witnesses"] = json.dumps(
+        {q: a["witness"] for q, a in answers.items() if a["status"] == "refuted" and "witness" in a}
+    )
+    return row
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if not line.startswith("[")]
+    return lines[-1][:300] if lines else ""
+
+
+def summarize(rows: list[dict], time_limit: float) -> dict:
+    """Shares and extremes over all sheets."""
+    total_questions = sum(row.get("questions", 0) for row in rows)
+    settled = sum(row.get("settled", 0) for row in rows)
+    per_question = {}
+    for question in QUESTIONS:
+        asked = [row for row in rows if question in row]
+        per_question[question] = round(
+            sum(row[question] != "unknown" for row in asked) / max(1, len(asked)), 3
+        )
+    wins = [row["earliest_win"].split("/") for row in rows if "earliest_win" in row]
+    per_question["earliest_win"] = round(
+        sum(int(a) for a, _ in wins) / max(1, sum(int(b) for _, b in wins)), 3
+    )
+    worst = max(rows, key=lambda row: row["overrun"])
+    heaviest = max(rows, key=lambda row: row["peak_mb"])
+    return {
+        "sheets": len(rows),
+        "time_limit": time_limit,
+        "lint_clean_of_errors": sum(row["lint_errors"] == 0 for row in rows),
+        "grounded": sum(row.get("gates", "") != "" for row in rows),
+        "questions": total_questions,
+        "settled_share": round(settled / max(1, total_questions), 3),
+        "settled_share_per_question": per_question,
+        "worst_overrun_seconds": worst["overrun"],
+        "worst_overrun_sheet": worst["sheet"],
+        "within_limit": all(
+            row["verify_seconds"] <= time_limit * 1.1 + STARTUP_SECONDS for row in rows
+        ),
+        "peak_mb": heaviest["peak_mb"],
+        "peak_mb_sheet": heaviest["sheet"],
+        "tracebacks": sum(row["traceback"] for row in rows),
+        "killed": sum(row["killed"] for row in rows),
+        "exits": {str(code): sum(row["exit"] == code for row in rows) for code in (0, 1, 2, 3, 4)},
+        "refuted": [row["sheet"] for row in rows if row.get("defects")],
+    }
+
+
+def table(summary: dict) -> str:
+    lines = [
+        f"sheets                 {summary['sheets']}",
+        f"time limit             {summary['time_limit']} s",
+        f"lint without errors    {summary['lint_clean_of_errors']}",
+        f"grounded               {summary['grounded']}",
+        f"questions settled      {summary['settled_share']:.1%} of {summary['questions']}",
+    ]
+    for question, share in summary["settled_share_per_question"].items():
+        lines.append(f"  {question:<20} {share:.1%}")
+    lines += [
+        f"worst overrun          {summary['worst_overrun_seconds']:+.1f} s "
+        f"({summary['worst_overrun_sheet']})",
+        f"all within limit+10%+{STARTUP_SECONDS:.0f}s  {summary['within_limit']}",
+        f"peak memory            {summary['peak_mb']:.0f} MB ({summary['peak_mb_sheet']})",
+        f"tracebacks             {summary['tracebacks']}",
+        f"killed at 2 x limit+30 {summary['killed']}",
+        f"exit statuses          {summary['exits']}",
+    ]
+    return "\n".join(lines)
+
+
+def write_report(rows: list[dict], summary: dict, out: Path, command: str) -> None:
+    """corpus.csv, summary.json, two plots and README.md into `out`."""
+    out.mkdir(parents=True, exist_ok=True)
+    columns = list(dict.fromkeys(key for row in rows for key in row))
+    with open(out / "corpus.csv", "w", newline="") as file:
+        writer = csv.DictWriter(file, columns)
+        writer.writeheader()
+        writer.writerows(rows)
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    _plots(rows, out)
+    refuted = "\n".join(f"- {sheet}" for sheet in summary["refuted"]) or "- none"
+    (out / "README.md").write_text(
+        f"# The GGP corpus under gamecheck\n\nMade by `{command}`.\n\n"
+        f"```\n{table(summary)}\n```\n\n"
+        "Per sheet: corpus.csv (lint, ground size and seconds, each answer and its seconds, "
+        "wall time, overrun, peak memory, exit status). Plots: settled.png (share of "
+        "questions settled against the time they took), ground.png (gates against "
+        f"grounding seconds). Wall times are those of a machine whose cores other work may "
+        "share; a run still going at twice the limit plus 30 s is killed (column killed)."
+        f"\n\nSheets with a defect (a refuted property, or a role proved never to win):"
+        f"\n\n{refuted}\n"
+    )
+
+
+def _plots(rows: list[dict], out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    times = sorted(
+        float(row[f"{q}_seconds"])
+        for row in rows
+        for q in QUESTIONS
+        if row.get(q) not in (None, "", "unknown")
+    )
+    asked = len(rows) * len(QUESTIONS)  # a sheet without answers counts as unsettled
+    figure, axes = plt.subplots(figsize=(6, 4))
+    axes.step(times, [(i + 1) / asked for i in range(len(times))], where="post")
+    axes.set(xlabel="seconds", ylabel="share of questions settled", xscale="symlog")
+    axes.set_title("Share of verify questions settled within a time")
+    figure.tight_layout()
+    figure.savefig(out / "settled.png", dpi=100)
+    grounded = [row for row in rows if row.get("gates", "") not in ("", None)]
+    figure, axes = plt.subplots(figsize=(6, 4))
+    axes.scatter(
+        [float(row["ground_seconds"]) for row in grounded],
+        [int(row["gates"]) + 1 for row in grounded],
+        s=8,
+    )
+    axes.set(xlabel="grounding seconds", ylabel="gates + 1", yscale="log")
+    axes.set_title("Ground size against grounding time")
+    figure.tight_layout()
+    figure.savefig(out / "ground.png", dpi=100)
+    plt.close("all")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("directory", type=Path)
+    parser.add_argument("--time-limit", type=float, default=120.0)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", type=Path, help="write the report into this directory")
+    parser.add_argument("--limit", type=int, help="only the first N sheets (sorted by path)")
+    args = parser.parse_args()
+    sheets = sorted(args.directory.rglob("*.kif"))[: args.limit]
+    if not sheets:
+        parser.error(f"no .kif files under {args.directory}")
+    rows = []
+    with ThreadPoolExecutor(args.jobs) as pool:
+        futures = [pool.submit(measure, s, args.directory, args.time_limit) for s in sheets]
+        for future in futures:
+            row = future.result()
+            rows.append(row)
+            print(
+                f"{row['sheet']:<60} exit {row['exit']} {row['verify_seconds']:7.1f} s "
+                f"{row['peak_mb']:7.0f} MB settled {row.get('settled', 0)}/"
+                f"{row.get('questions', '?')}",
+                file=sys.stderr,
+                flush=True,
+            )
+    summary = summarize(rows, args.time_limit)
+    print(table(summary))
+    print(json.dumps(summary))
+    if args.out:
+        write_report(rows, summary, args.out, "python " + " ".join(sys.argv))
+
+
+if __name__ == "__main__":
+    main()

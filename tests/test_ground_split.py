@@ -1,0 +1,130 @@
+"""Rule splitting (solvers/ground/split.py) and the grounder's limits: split rules mean what
+the rules meant (checked by evaluating both on random facts), frame axioms over moves no
+longer multiply out, and grounding stops with a clear message instead of running on."""
+
+import random
+
+import pytest
+
+from gamecheck.analysis.verify.pipeline import verify_game
+from gamecheck.budget import Budget, OutOfBudget
+from gamecheck.gdl.datalog import Program, TooLarge
+from gamecheck.gdl.dependencies import DependencyGraph
+from gamecheck.gdl.parser import parse_rules
+from gamecheck.gdl.syntax import normal_rules
+from gamecheck.models.sheet import GdlGame
+from gamecheck.solvers.ground.ground_game import GroundGame
+from gamecheck.solvers.ground.grounder import ground
+from gamecheck.solvers.ground.split import PREFIX, split_rules
+from tests.gdl_differential import assert_same_game
+
+FRAME = """
+(<= (keep ?x ?y ?p) (cell ?x ?y ?p) (move ?r ?x1 ?y1 ?x2 ?y2)
+    (apart ?x ?y ?x1 ?y1) (apart ?x ?y ?x2 ?y2) (not (blocked ?r ?x1)))
+(<= (both ?x) (cell ?x ?y ?p) (cell ?x ?z ?q) (distinct ?y ?z) (not (blocked ?p ?q)))
+"""
+
+
+def model(rules) -> dict[str, set]:
+    program = Program(rules, DependencyGraph(rules).components)
+    return {name: relation.known for name, relation in program.evaluate({}).items()}
+
+
+def normal(text: str):
+    return [piece for rule in parse_rules(text) for piece in normal_rules(rule)]
+
+
+def test_frame_axiom_splits_into_an_auxiliary_relation_over_the_cell():
+    keep = split_rules(normal(FRAME))[:2]
+    auxiliary, main = keep
+    assert auxiliary.head.relation.startswith(PREFIX)
+    assert auxiliary.head.args == ("?x", "?y")
+    assert [literal.relation for literal in main.body] == ["cell", auxiliary.head.relation]
+
+
+def test_split_rules_derive_the_same_facts_as_the_rules_on_random_facts():
+    rng = random.Random(7)
+    values = ["1", "2", "3"]
+    for _ in range(25):
+        facts = []
+        for relation, arity in (("cell", 3), ("move", 5), ("apart", 4), ("blocked", 2)):
+            for _ in range(rng.randrange(1, 30)):
+                facts.append(f"({relation} {' '.join(rng.choice(values) for _ in range(arity))})")
+        rules = normal(FRAME + " ".join(facts))
+        whole, split = model(rules), model(split_rules(rules))
+        for relation in ("keep", "both"):
+            assert whole.get(relation, set()) == split.get(relation, set())
+
+
+BOARD = """
+(role red) (role blue)
+(index 1) (index 2) (index 3)
+(<= (cellpos ?x ?y) (index ?x) (index ?y))
+(<= (apart ?x ?y ?u ?v) (cellpos ?x ?y) (cellpos ?u ?v) (distinct ?x ?u))
+(<= (apart ?x ?y ?u ?v) (cellpos ?x ?y) (cellpos ?u ?v) (distinct ?y ?v))
+(init (cell 1 1 red)) (init (cell 3 3 blue)) (init (control red))
+(<= (legal ?r (move ?x ?y ?u ?v)) (true (control ?r)) (true (cell ?x ?y ?r))
+    (cellpos ?u ?v) (apart ?x ?y ?u ?v) (not (occupied ?u ?v)))
+(<= (occupied ?u ?v) (true (cell ?u ?v ?p)))
+(<= (legal ?r noop) (role ?r) (not (true (control ?r))))
+(<= (next (cell ?u ?v ?r)) (does ?r (move ?x ?y ?u ?v)))
+(<= (next (cell ?x ?y ?p)) (true (cell ?x ?y ?p)) (does ?r (move ?x1 ?y1 ?x2 ?y2))
+    (apart ?x ?y ?x1 ?y1) (apart ?x ?y ?x2 ?y2))
+(<= (next (control red)) (true (control blue)))
+(<= (next (control blue)) (true (control red)))
+(<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+(init (step 0)) (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)
+(<= terminal (true (step 4)))
+(<= (goal ?r 50) (role ?r))
+"""
+
+
+def test_board_game_with_a_frame_axiom_over_moves_grounds_like_the_reasoner():
+    sheet = GdlGame.from_text(BOARD, "board")
+    system = ground(sheet.rules, "board")
+    assert assert_same_game(GroundGame(system), sheet, playouts=20, seed=2) > 0
+
+
+def test_grounding_stops_at_the_deadline():
+    sheet = GdlGame.from_text(BOARD, "board")
+    with pytest.raises(OutOfBudget):
+        ground(sheet.rules, "board", budget=Budget(0))
+
+
+def test_grounding_past_its_fact_limit_names_the_rule():
+    numbers = " ".join(f"(n {i})" for i in range(12))
+    text = f"""(role r) (init on) {numbers}
+    (<= (legal r (m ?a ?b ?c ?d)) (true on) (n ?a) (n ?b) (n ?c) (n ?d))
+    (<= (next on) (does r (m ?a ?b ?c ?d)))
+    (<= terminal (not (true on))) (<= (goal r 100) (true on))"""
+    sheet = GdlGame.from_text(text, "wide")
+    with pytest.raises(TooLarge, match=r"wide:2:5: grounding stopped: .*too many facts"):
+        ground(sheet.rules, "wide", max_facts=10_000)  # 12**4 = 20736 legal moves
+
+
+GROWING = """(role p) (init (count 0))
+(<= (legal p tick) (true (count ?n)))
+(<= (next (count (s ?n))) (true (count ?n)))
+(<= terminal (true (count (s (s (s 0))))))
+(<= (goal p 100) terminal)"""
+
+
+def test_ever_deeper_terms_are_a_lint_warning_and_unknown_answers_naming_the_rule():
+    sheet = GdlGame.from_text(GROWING, "growing")  # a warning only: no error
+    with pytest.raises(TooLarge, match=r"growing:3:1: this rule builds ever deeper terms"):
+        ground(sheet.rules, "growing")
+    result = verify_game(GROWING, time_limit=30)
+    assert result.longest_game.status == "unknown"
+    assert "ever deeper terms" in result.longest_game.detail
+
+
+def test_sheet_without_init_is_answered_not_a_traceback():
+    # Nothing is true initially, so p's only legal move (which needs a count) is never legal:
+    # the game is stuck at step 0 (worked out from the rules).
+    text = """(role p)
+    (<= (legal p tick) (true (count ?n)))
+    (<= (next (count ?n)) (true (count ?n)))
+    (<= terminal (true (count 3))) (<= (goal p 100) terminal)"""
+    result = verify_game(text, time_limit=30)
+    assert result.playability.status == "refuted" and result.playability.value == 0
+    assert result.longest_game.status == "none"
