@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gamecheck.budget import Budget
 from gamecheck.errors import CrossCheckFailure, GamecheckError
 from gamecheck.models.base import Game, State
 
@@ -30,11 +31,19 @@ class Replay:
         return self.game.goals(self.states[-1]) if self.terminal else None
 
 
-def replay_line(game: Game, steps: Sequence[Sequence[str]], start: State | None = None) -> Replay:
-    """Play joint actions (GDL text, role order) with legality checked at every step."""
+def replay_line(
+    game: Game,
+    steps: Sequence[Sequence[str]],
+    start: State | None = None,
+    budget: Budget | None = None,
+) -> Replay:
+    """Play joint actions (GDL text, role order) with legality checked at every step;
+    OutOfBudget if the budget ends first (the line is then not confirmed)."""
     state = game.initial_state() if start is None else start
     states = [state]
     for number, joint_text in enumerate(steps, start=1):
+        if budget is not None:
+            budget.check()
         try:
             joint = tuple(
                 game.parse_action(role, text)

@@ -236,6 +236,7 @@ class Verifier:
         circuit = self.system.circuit
         try:
             while True:
+                self.budget.check()
                 others = [-self.conditions.goals_equal(vector) for vector in vectors]
                 condition = circuit.conj([self.system.terminal, *others])
                 line = (
@@ -266,7 +267,9 @@ class Verifier:
     # -- helpers -------------------------------------------------------------------------
     def _timed(self, name: str, question: Callable[[], Answer | Outcomes], budget: Budget):
         """The question's answer within `budget` (unknown if it ends first), with its time."""
-        self.budget = budget
+        self.budget = self.unrolling.budget = budget
+        if self.states is not None:
+            self.states.budget = budget
         known = name in (
             "longest_game",
             "shortest_game",
@@ -384,7 +387,7 @@ class Verifier:
         the claim about its last state; ReplayError if any check fails."""
         witness = self._texts(line)
         for game in self.checkers:
-            replay = replay_line(game, witness)
+            replay = replay_line(game, witness, budget=self.budget)
             if not claim(game, replay.states[-1]):
                 raise ReplayError(
                     f"{game.name}: the line of play found by {self.unrolling.name} "

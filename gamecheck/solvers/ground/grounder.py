@@ -40,6 +40,9 @@ may enumerate (each about 1 GB)."""
 ESTIMATE_FACTOR = 20
 """A rule estimated (an upper bound) at this many times MAX_FACTS instances is not tried."""
 CHECK_EVERY = 1000
+MAX_GATES = 2_000_000
+"""A circuit that would grow past this many gates is not built (TooLarge): unfolding a big
+recursive relation (connectivity on a board, say) costs gates times the relation's atoms."""
 
 
 def ground(
@@ -213,7 +216,7 @@ def _build(
     for number, component in enumerate(_components(outputs, instances)):
         if number % CHECK_EVERY == 0:
             budget.check()
-        _define(circuit, component, instances, literal_of)
+        _define(circuit, component, instances, literal_of, budget)
 
     def output(atom: Term) -> int:
         return literal_of.get(atom, FALSE)
@@ -248,8 +251,10 @@ def _define(
     component: list[Term],
     instances: dict[Term, list[list[GroundLiteral]]],
     literal_of: dict[Term, int],
+    budget: Budget,
 ) -> None:
-    """Give every atom of a component its literal: the OR of its instances' bodies."""
+    """Give every atom of a component its literal: the OR of its instances' bodies. A cyclic
+    component is unfolded once per atom; OutOfBudget or TooLarge stop it."""
     members = set(component)
     cyclic = len(component) > 1 or any(
         atom in members for body in instances[component[0]] for _, atom in body
@@ -257,6 +262,12 @@ def _define(
     if cyclic:
         literal_of.update({atom: FALSE for atom in component})
     for _ in range(len(component) if cyclic else 1):
+        budget.check()
+        if len(circuit) > MAX_GATES:
+            raise TooLarge(
+                f"the ground circuit would exceed {MAX_GATES:,} gates (unfolding the recursive "
+                f"relation {_relation(component[0])}, {len(component)} atoms)"
+            )
         values = {
             atom: circuit.disj(
                 circuit.conj(

@@ -124,14 +124,16 @@ def find_invariants(
         for key, members in groups.items()
     }
     samples = _distinct_sample(playouts.visited(), seed)
-    values = _node_values(system, samples)
-    candidates = _state_candidates(system, groups, occupied, values)
-    exclusions = _exclusions(system, values)
+    candidates, exclusions = [], []
     state: list[StateInvariant] = []
     counters: list[Counter] = []
-    with CnfUnrolling(system, free_start=True, sat_solver=sat_solver) as unrolling:
-        prover = _Induction(system, unrolling)
-        try:
+    try:
+        values = _node_values(system, samples, budget)
+        candidates = _state_candidates(system, groups, occupied, values)
+        exclusions = _exclusions(system, values)
+        with CnfUnrolling(system, free_start=True, sat_solver=sat_solver) as unrolling:
+            unrolling.budget = budget
+            prover = _Induction(system, unrolling)
             state = prover.houdini(candidates, budget=budget)
             try:
                 part = budget.part(EXCLUSION_SECONDS)
@@ -143,13 +145,13 @@ def find_invariants(
             counters = next(
                 (
                     [counter]
-                    for counter in _counter_candidates(system, features, *sampled)
+                    for counter in _counter_candidates(system, features, *sampled, budget)
                     if prover.counts_steps(counter, state, budget)
                 ),
                 [],
             )
-        except OutOfBudget:
-            pass  # what was proved before the budget ended is kept
+    except OutOfBudget:
+        pass  # what was proved before the budget ended is kept
     return Invariants(
         state,
         counters,
@@ -189,9 +191,9 @@ def _distinct_sample(states: np.ndarray, seed: int) -> np.ndarray:
     return states
 
 
-def _node_values(system: TransitionSystem, states: np.ndarray) -> np.ndarray:
+def _node_values(system: TransitionSystem, states: np.ndarray, budget: Budget) -> np.ndarray:
     """The value of every circuit node (rows) in every sampled state (columns)."""
-    return BatchCircuit(system).node_values(system, states)
+    return BatchCircuit(system, budget=budget).node_values(system, states)
 
 
 def _row(values: np.ndarray, literal: int) -> np.ndarray:
@@ -362,13 +364,13 @@ def _feature_text(key: tuple) -> str:
     return f"{key[1]} facts with {term_text(key[3])} as argument {key[2] + 1}"
 
 
-def _counter_candidates(system, features, trajectory, lengths) -> list[Counter]:
+def _counter_candidates(system, features, trajectory, lengths, budget) -> list[Counter]:
     """Weighted sums of at most two features that grow by exactly one on every sampled
     step, with the ways the sampled steps changed them."""
     if not features:
         return []
     steps, playouts, _ = trajectory.shape
-    values = _node_values(system, trajectory.reshape(steps * playouts, -1))
+    values = _node_values(system, trajectory.reshape(steps * playouts, -1), budget)
     taken = np.arange(steps - 1)[:, None] < lengths[None, :]
     rises, falls, counts = [], [], []
     for feature in features:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gamecheck.budget import Budget
+from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.solvers.ground.circuit import TRUE
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import Line
@@ -46,12 +46,19 @@ class BatchCircuit:
     """A circuit compiled for evaluation over packed batches: gates grouped by depth (only
     the gates some root literal depends on, when roots are given)."""
 
-    def __init__(self, system: TransitionSystem, roots: list[int] | None = None):
+    def __init__(
+        self,
+        system: TransitionSystem,
+        roots: list[int] | None = None,
+        budget: Budget | None = None,
+    ):
         children = system.circuit.children
         wanted = None if roots is None else system.circuit.cone(roots)
         depth = [0] * len(children)
         levels: dict[int, list[int]] = {}
         for node in range(TRUE + 1, len(children)):
+            if budget is not None and node % 65536 == 0:
+                budget.check()
             if children[node] and (wanted is None or node in wanted):
                 depth[node] = 1 + max(depth[abs(child)] for child in children[node])
                 levels.setdefault(depth[node], []).append(node)
@@ -147,7 +154,10 @@ def random_playouts(
     playouts = max(64, min(playouts, STATE_BYTES // (width * (max_steps + 1)) // 64 * 64))
     max_steps = min(max_steps, STATE_BYTES // (width * playouts))
     rng = np.random.default_rng(seed)
-    circuit = BatchCircuit(system)
+    try:
+        circuit = BatchCircuit(system, budget=budget)
+    except OutOfBudget:
+        max_steps = 0  # no time even to compile the circuit: playouts of no step
     fluent_nodes = np.array(system.fluent_nodes, dtype=int)
     start = np.zeros((len(system.fluents), playouts), dtype=bool)
     start[sorted(system.initial)] = True

@@ -32,6 +32,9 @@ from gamecheck.solvers.ground.circuit import TRUE
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.sat import Lit, holds, negate, shared_and
 
+ENCODE_CHECK_EVERY = 4096
+"""Nodes instantiated between two looks at the budget."""
+
 
 @dataclass(frozen=True)
 class Line:
@@ -59,6 +62,10 @@ class Unrolling(ABC):
         self.labels: dict[int, str] = {}
         self.question = ""
         """What the queries being asked are for; the caller sets it (recorded in notes)."""
+        self.budget = Budget()
+        """The budget of the encoding: building layers of a big circuit takes a while, so
+        the caller sets the budget of the question it asks (OutOfBudget stops the build)."""
+        self._built = 0
         self.layers: list[dict[int, Lit]] = []
         self._gates: dict[tuple[int, ...], int] = {}
         self._alive: list[Lit] = [True]
@@ -131,6 +138,9 @@ class Unrolling(ABC):
                 continue
             here[current] = self._make(current, at)
             stack.pop()
+            self._built += 1
+            if self._built % ENCODE_CHECK_EVERY == 0:
+                self.budget.check()
         return layer[node]
 
     def _inputs_of(self, node: int, t: int) -> list[tuple[int, int]]:
