@@ -54,14 +54,10 @@ def builtin_game(name: str) -> BuiltinGame:
     base, colon, variant = name.partition(":")
     entry = GAMES.get(base)
     if entry is None:
-        raise UnknownGameError(
-            f"unknown game {name!r}; the built-in games are {', '.join(GAMES)}"
-        )
+        raise UnknownGameError(f"unknown game {name!r}; the built-in games are {', '.join(GAMES)}")
     if colon and not entry.takes_variant:
         with_variants = ", ".join(game.name for game in GAMES.values() if game.takes_variant)
-        raise UnknownGameError(
-            f"{base} has no variants: {name!r} names none ({with_variants} has)"
-        )
+        raise UnknownGameError(f"{base} has no variants: {name!r} names none ({with_variants} has)")
     if colon and not variant:
         raise UnknownGameError(f"{name!r} names no variant of {base} after the colon")
     return entry
