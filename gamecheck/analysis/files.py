@@ -1,10 +1,13 @@
-"""Reading user files with one-sentence errors, and writing output files atomically."""
+"""Reading user files with one-sentence errors, and writing output files atomically: into a
+temporary file beside the target, renamed over it only once complete, so that a failure (a
+full disk, an interruption) never leaves a half-written file under the target's name."""
 
 from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
@@ -21,25 +24,35 @@ def read_text(path: str | Path) -> str:
         raise GamecheckError(f"cannot read {path}: it is not UTF-8 text") from None
 
 
-def write_atomically(path: str, write: Callable[[TextIO], object]) -> None:
-    """Call `write` on a temporary text file in `path`'s directory, then rename it to `path`."""
+@contextmanager
+def atomic_path(path: str | Path) -> Iterator[Path]:
+    """A new temporary file beside `path`, with its suffix, to be written inside the block;
+    renamed to `path` when the block ends, removed if it raises. GamecheckError naming `path`
+    if it cannot be written."""
     target = Path(path)
     try:
-        descriptor, temporary = tempfile.mkstemp(
-            dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
+        descriptor, name = tempfile.mkstemp(
+            dir=target.parent, prefix=f".{target.name}.", suffix=f".tmp{target.suffix}"
         )
+        os.close(descriptor)
     except OSError as error:
         raise GamecheckError(f"cannot write {path}: {error.strerror or error}") from None
+    temporary = Path(name)
     try:
-        with os.fdopen(descriptor, "w", newline="") as file:
-            write(file)
+        yield temporary
         os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes the file private
         os.replace(temporary, target)
     except BaseException as error:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         if isinstance(error, OSError):
             raise GamecheckError(f"cannot write {path}: {error.strerror or error}") from None
         raise
+
+
+def write_atomically(path: str | Path, write: Callable[[TextIO], object]) -> None:
+    """Call `write` on a temporary text file beside `path`, then rename it to `path`."""
+    with atomic_path(path) as temporary, open(temporary, "w", newline="") as file:
+        write(file)
 
 
 def _umask() -> int:
