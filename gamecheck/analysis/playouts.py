@@ -257,15 +257,16 @@ def playout_stats(
 ) -> PlayoutStats:
     """Play one random playout per seed and summarise them; when `budget` runs out, the
     playouts finished by then (GamecheckError if there is none)."""
-    budget = budget or Budget()
-    return summarise_playouts(game, finished_playouts(game, seeds, budget))
+    return summarise_playouts(game, finished_playouts(game, seeds, budget or Budget()))
 
 
-def finished_playouts(game: Game, seeds: Iterable[int], budget: Budget) -> Iterator[Playout]:
+def finished_playouts(
+    game: Game, seeds: Iterable[int], budget: Budget, *, max_steps: int = MAX_STEPS
+) -> Iterator[Playout]:
     """The random playouts with `seeds`, one by one, until `budget` runs out (the playout it
     cut short left out)."""
     for seed in seeds:
-        playout = random_playout(game, seed, budget=budget)
+        playout = random_playout(game, seed, max_steps=max_steps, budget=budget)
         if playout.ending.reason == STOPPED:
             return
         yield playout

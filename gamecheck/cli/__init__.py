@@ -20,6 +20,8 @@ import importlib
 import os
 import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from gamecheck import __version__
 from gamecheck.budget import Budget, on_signals
@@ -136,6 +138,21 @@ def main(argv: list[str] | None = None) -> int:
 
 def _raise_terminated(_number, _frame) -> None:
     raise _Terminated
+
+
+@contextmanager
+def stopping_at_once() -> Iterator[None]:
+    """Inside, for a command whose work does not share the budget: Ctrl-C and SIGTERM stop
+    it at once (as exceptions, so that its clean-up runs), exiting 130 or 143."""
+    previous = {
+        signal.SIGINT: signal.signal(signal.SIGINT, signal.default_int_handler),
+        signal.SIGTERM: signal.signal(signal.SIGTERM, _raise_terminated),
+    }
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def _silence_stdout() -> None:

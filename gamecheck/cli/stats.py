@@ -7,7 +7,7 @@ time limit runs out, the statistics are of the playouts finished by then (exit 4
 
 from __future__ import annotations
 
-from gamecheck.analysis.playouts import TOO_LONG, PlayoutStats
+from gamecheck.analysis.playouts import MAX_STEPS, TOO_LONG, PlayoutStats
 from gamecheck.cli import UNKNOWN, status
 from gamecheck.cli.options import add_time_limit, positive, seed
 
@@ -20,6 +20,13 @@ def register(subparsers) -> None:
     )
     parser.add_argument(
         "--seed", type=seed, default=0, help="seed of the first playout; the next use S+1, ..."
+    )
+    parser.add_argument(
+        "--max-steps",
+        type=positive,
+        default=MAX_STEPS,
+        metavar="N",
+        help=f"stop a playout that has not ended after N steps (default {MAX_STEPS})",
     )
     parser.add_argument("--csv", metavar="FILE", help="save one row per playout as CSV")
     add_time_limit(parser, "seconds for all playouts (the statistics of those finished)")
@@ -37,7 +44,7 @@ def run(args, budget) -> int:
     seeds = range(args.seed, args.seed + args.playouts)
     # shown on a terminal only, and only once a run has taken a second
     progress = tqdm(seeds, desc=game.name, unit="playout", leave=False, delay=1.0, disable=None)
-    playouts = list(finished_playouts(game, progress, budget))
+    playouts = list(finished_playouts(game, progress, budget, max_steps=args.max_steps))
     progress.close()
     if not playouts:
         print(f"{game.name}: no playout finished within the time limit")
