@@ -25,14 +25,14 @@ def read_text(path: str | Path) -> str:
 
 
 @contextmanager
-def atomic_path(path: str | Path) -> Iterator[Path]:
-    """A new temporary file beside `path`, with its suffix, to be written inside the block;
-    renamed to `path` when the block ends, removed if it raises. GamecheckError naming `path`
-    if it cannot be written."""
+def atomic_path(path: str | Path, *, suffix: str = ".tmp") -> Iterator[Path]:
+    """A new temporary file beside `path` (its name `.NAME.XXXX` + `suffix`) to be written
+    inside the block; renamed to `path` when the block ends, removed if it raises.
+    GamecheckError naming `path` if it cannot be written."""
     target = Path(path)
     try:
         descriptor, name = tempfile.mkstemp(
-            dir=target.parent, prefix=f".{target.name}.", suffix=f".tmp{target.suffix}"
+            dir=target.parent, prefix=f".{target.name}.", suffix=suffix
         )
         os.close(descriptor)
     except OSError as error:

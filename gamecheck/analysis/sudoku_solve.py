@@ -201,7 +201,8 @@ def bench_backend(backend, puzzles, *, budget: Budget | None = None, progress: b
     budget = budget or Budget()
     decided = unique = no_solution = 0
     start = time.perf_counter()
-    bar = tqdm(puzzles, desc=backend.name, unit="puzzle", leave=False, disable=not progress)
+    disable = None if progress is None else not progress
+    bar = tqdm(puzzles, desc=backend.name, unit="puzzle", leave=False, disable=disable)
     for cells in bar:
         count = backend.count(cells, budget=budget)
         if count.timed_out:

@@ -124,7 +124,8 @@ def _write_cpsat_model(givens: tuple[int, ...], model: str | None, path: str) ->
     from gamecheck.analysis.files import atomic_path
     from gamecheck.analysis.sudoku_solve import make_backend
 
-    with atomic_path(path) as temporary:
+    # the suffix tells OR-Tools to write text (.txt, .pbtxt) or binary
+    with atomic_path(path, suffix=f".tmp{Path(path).suffix}") as temporary:
         make_backend("cpsat", cpsat_model=model).export(givens, str(temporary))
 
 
