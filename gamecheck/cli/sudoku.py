@@ -55,13 +55,11 @@ def register(subparsers) -> None:
 
 
 def _backend_options(parser) -> None:
-    from gamecheck.solvers.sat import DEFAULT_SAT_SOLVER
-
     parser.add_argument("--backend", choices=[*BACKENDS, "both"], default="both")
     parser.add_argument(
         "--sat-solver",
         metavar="NAME",
-        help=f"python-sat solver for the CNF backend (default {DEFAULT_SAT_SOLVER})",
+        help="python-sat solver for the CNF backend (default: the one verify uses)",
     )
     parser.add_argument("--encoding", choices=ENCODINGS, help="CNF encoding (default extended)")
     parser.add_argument("--cpsat-model", choices=MODELS, help="CP-SAT model (default int)")
