@@ -86,11 +86,17 @@ def stats_text(stats: PlayoutStats, seeds: range) -> str:
 
 
 def _one_row(summary) -> str:
-    """A summary Series as a one-row table: whole numbers without decimals, others with two."""
+    """A summary Series as a one-row table: whole numbers without decimals, others with two,
+    `-` where there is no value (no step was taken)."""
     import pandas as pd
 
-    cells = {
-        key: f"{value:.0f}" if float(value).is_integer() else f"{value:.2f}"
-        for key, value in summary.items()
-    }
+    cells = {key: _number_text(value) for key, value in summary.items()}
     return pd.DataFrame([cells]).to_string(index=False)
+
+
+def _number_text(value) -> str:
+    import pandas as pd
+
+    if pd.isna(value):
+        return "-"
+    return f"{value:.0f}" if float(value).is_integer() else f"{value:.2f}"
