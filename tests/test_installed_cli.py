@@ -73,6 +73,7 @@ COMMANDS = {
     "sudoku no solution": ["sudoku", "solve", "--puzzle", NO_SOLUTION, "--backend", "cnf"],
     "sudoku bad solver": ["sudoku", "solve", "--sat-solver", "nosuch"],
     "sudoku unwritable": ["sudoku", "solve", "--dimacs", "no/such/dir/p.cnf"],
+    "sudoku endless file": ["sudoku", "solve", "--file", "/dev/zero"],
     "sudoku time limit": [
         "sudoku",
         "solve",
@@ -264,6 +265,8 @@ def test_sudoku_solve_codes(runs):
     assert runs["sudoku bad solver"].one_sentence_error("unknown SAT solver 'nosuch'")
     assert runs["sudoku unwritable"].code == 2
     assert runs["sudoku unwritable"].one_sentence_error("cannot write no/such/dir/p.cnf")
+    assert runs["sudoku endless file"].code == 2
+    assert runs["sudoku endless file"].one_sentence_error("cannot read /dev/zero: it holds more")
     stopped = runs["sudoku time limit"]
     answer = stopped.json()
     assert stopped.code == 4 and answer["complete"] is False and answer["count_exact"] is False

@@ -13,13 +13,22 @@ from typing import TextIO
 
 from gamecheck.errors import GamecheckError
 
+MAX_INPUT_BYTES = 64 * 2**20
+"""The most a user file may hold (the largest puzzle set in the repository has 4 MB); more,
+or an endless device such as /dev/zero, is refused rather than read into memory."""
+
 
 def read_text(path: str | Path) -> str:
     """The text of a file; GamecheckError naming the file if it cannot be read."""
     try:
-        return Path(path).read_text()
+        with open(path, "rb") as file:
+            data = file.read(MAX_INPUT_BYTES + 1)
     except OSError as error:
         raise GamecheckError(f"cannot read {path}: {error.strerror or error}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise GamecheckError(f"cannot read {path}: it holds more than {MAX_INPUT_BYTES >> 20} MiB")
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise GamecheckError(f"cannot read {path}: it is not UTF-8 text") from None
 

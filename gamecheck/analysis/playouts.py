@@ -2,7 +2,8 @@
 
 A playout is determined by its seed: every step each role picks uniformly among its legal
 actions (in the order the game lists them) with `random.Random(seed)`, a role with a single
-legal action using no randomness.
+legal action using no randomness. It ends in a terminal state, or shows the rules broken (a
+role without a legal action, undefined goals), or stops at a step cap or the budget.
 """
 
 from __future__ import annotations
@@ -166,11 +167,6 @@ def random_steps(game: Game, seed: int, *, max_steps: int = MAX_STEPS) -> Iterat
     yield from playout
     if playout.ending.reason != TERMINAL:
         raise PlayoutError(f"{game.name}, random playout with seed {seed}: {playout.ending}")
-
-
-def final_state(game: Game, steps: Sequence[Step]) -> State:
-    """The state a list of steps ends in (the initial state if there are none)."""
-    return steps[-1].after if steps else game.initial_state()
 
 
 def random_playout(
