@@ -43,7 +43,7 @@ def build_reports(
 ) -> Path:
     """Write the reports of `names` and the index into `out`; the index's path."""
     target = Path(out)
-    staging = _staging_directory(target)
+    staging = staging_directory(target)
     try:
         sources = source_hashes()  # the code as it is when the run starts
         bar = tqdm(names, desc="report", unit="game", file=sys.stderr, disable=not progress)
@@ -147,7 +147,7 @@ def file_hash(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _staging_directory(target: Path) -> Path:
+def staging_directory(target: Path) -> Path:
     """A new empty directory beside `target`, after checking that `target` can be written."""
     out = str(target)
     if target.exists() and not target.is_dir():
