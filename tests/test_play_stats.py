@@ -191,7 +191,9 @@ def test_stats_within_a_time_limit_summarise_the_playouts_finished(capsys):
     heading = out.splitlines()[0]
     played = int(heading.split(": ")[1].split()[0])
     assert status == 4 and 0 < played < 1000000000
-    assert heading.endswith(f"(the time limit stopped the other {1000000000 - played})")
+    assert heading.endswith(
+        f"(stopped before the other {1000000000 - played}: time limit or interruption)"
+    )
 
 
 def test_random_steps_refuse_a_playout_that_does_not_end_terminal():

@@ -68,7 +68,7 @@ def stats_text(stats: PlayoutStats, seeds: range) -> str:
         f"{stats.game}: {played} random playouts, seeds {seeds.start}..{seeds.start + played - 1}"
     )
     if played < len(seeds):
-        heading += f" (the time limit stopped the other {len(seeds) - played})"
+        heading += f" (stopped before the other {len(seeds) - played}: time limit or interruption)"
     return "\n".join(
         [
             heading,
