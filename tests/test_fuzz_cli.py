@@ -3,7 +3,8 @@ line (in-process, with short limits). Whatever comes in, no exception escapes, t
 is one of the README's table, and a bad input gets one sentence on stderr.
 
 The examples are derandomized, so that a run is repeatable (CI included); each test keeps
-to a few seconds.
+to a few seconds. `FUZZ_EXAMPLES=400 pytest tests/test_fuzz_cli.py` tries ten times as many
+(a few minutes).
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ TOKENS = [
     "init", "role", "terminal", "goal", "<=", "0", "100", "p", ";", '"', "|", "ß", "(s ?x)",
 ]  # fmt: skip
 ANSWERED = {0, 1, 4}  # answered, defective, unknown: with 2 (bad input), the table's codes
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", 40))
 SETTINGS = settings(
-    max_examples=int(os.environ.get("FUZZ_EXAMPLES", 40)),
+    max_examples=EXAMPLES,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
@@ -138,7 +140,7 @@ OPTION_COMMANDS = [
 ]
 
 
-@settings(SETTINGS, max_examples=60)
+@settings(SETTINGS, max_examples=EXAMPLES * 3 // 2)
 @given(command=st.sampled_from(OPTION_COMMANDS), value=ODD_VALUES)
 def test_odd_option_values(command, value):
     assert_in_the_table(*run([*command, value]))
