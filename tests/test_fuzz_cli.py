@@ -102,7 +102,9 @@ step): verify of their mutants is left out until grounding keeps the budget."""
 
 def verify_can_take(source: str, text: str) -> bool:
     """Whether verify is expected to cope with the sheet today: not one of the above, and
-    with an init rule (without one, random playouts crash: issue 10, the grounder's part)."""
+    with an init rule. Without one verify's random playouts crash (IndexError in
+    solvers/ground/sampling.py, the grounder's part of issue 10), as they do when a role
+    never has a legal action: a long run (FUZZ_EXAMPLES=300) finds that one."""
     return source not in GROUNDING_NEVER_ENDS and "(init " in text
 
 
