@@ -94,10 +94,11 @@ def test_dimacs_export(capsys, tmp_path):
 def test_bench_counts_unique_puzzles_per_backend(capsys):
     status, out, _ = run(capsys, "sudoku", "bench", str(SAMPLE), "--limit", "3", "--json")
     result = json.loads(out)
-    assert status == 0
+    assert status == 0 and result["kind"] == "sudoku_bench"
     for backend in ("cnf", "cpsat"):
-        assert result[backend]["puzzles"] == 3 and result[backend]["unique_count"] == 3
-        assert result[backend]["puzzles_per_second"] > 0
+        row = result["backends"][backend]
+        assert row["puzzles"] == row["decided"] == row["unique_count"] == 3
+        assert row["puzzles_per_second"] > 0
 
 
 def test_bench_names_the_bad_line(capsys, tmp_path):

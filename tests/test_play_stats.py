@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from gamecheck.analysis.playouts import playout_stats, random_playout
+from gamecheck.analysis.loading import load_game
+from gamecheck.analysis.playouts import (
+    STUCK,
+    Ending,
+    PlayoutError,
+    playout_stats,
+    random_playout,
+    random_steps,
+)
 from gamecheck.analysis.replay import replay_line
 from gamecheck.cli import main
 from gamecheck.models import get_game
@@ -66,6 +75,8 @@ def test_play_trace_shows_boards_joint_actions_and_goals(capsys):
         ["play", "nosuchgame"],
         ["stats", "nosuchgame"],
         ["play", "sudoku:grade9"],
+        ["play", "ttcc4:foo"],
+        ["stats", "tictacchess", "--time-limit", "inf"],
         ["stats", "tictacchess", "--playouts", "3", "--csv", "/nonexistent/dir/out.csv"],
     ],
 )
@@ -137,3 +148,58 @@ def test_tictactoe3d_playouts_respect_the_rules():
     assert stats.branching["max"] <= 4
     allowed = {"100 100 100 0 0 0", "0 0 0 100 100 100", "50 50 50 50 50 50"}
     assert set(stats.outcomes.index) <= allowed
+
+
+GDL = Path(__file__).parent / "data" / "gdl"
+
+
+def test_play_reports_a_stuck_role_as_broken_rules(capsys):
+    # broken_stuck.kif: count 0 -tick-> 1 -tick-> 2, then p has no legal action, not terminal
+    status, out, _ = run(capsys, "play", str(GDL / "broken_stuck.kif"), "--json")
+    *steps, last = [json.loads(line) for line in out.splitlines()]
+    assert status == 1
+    assert [step["joint"] for step in steps] == [["tick"], ["tick"]]
+    assert last["state"] == ["(count 2)"] and last["terminal"] is False
+    assert last["ending"] == "stuck" and last["goals"] is None
+    assert "p has no legal action" in last["detail"]
+
+
+def test_stats_counts_each_way_of_ending(capsys):
+    # broken_goals.kif: `go` ends with two goal values for a, `stop` with 50 50
+    status, out, _ = run(capsys, "stats", str(GDL / "broken_goals.kif"), "--playouts", "40")
+    outcomes = ("goals undefined ", "50 50 ")
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if line.startswith(outcomes)}
+    assert status == 1
+    assert int(rows["goals"][2]) + int(rows["50"][2]) == 40  # "goals undefined" and "50 50"
+    assert int(rows["goals"][2]) > 0 and int(rows["50"][2]) > 0
+    assert "role a must have exactly one goal value" in out
+
+
+def test_a_game_that_never_ends_stops_at_the_step_cap(capsys):
+    sheet = str(GDL / "endless_deeper.kif")
+    status, out, _ = run(capsys, "play", sheet, "--max-steps", "7", "--json")
+    last = json.loads(out.splitlines()[-1])
+    assert status == 4 and last["step"] == 8 and last["ending"] == "too long"
+    assert last["state"] == ["(count " + "(s " * 7 + "0" + ")" * 8]
+    status, out, _ = run(capsys, "stats", sheet, "--playouts", "3", "--max-steps", "4")
+    assert status == 4 and "too long: no terminal state after 4 steps" in out
+
+
+def test_stats_within_a_time_limit_summarise_the_playouts_finished(capsys):
+    argv = ["stats", "tictactoe3d", "--playouts", "1000000000", "--time-limit", "0.5"]
+    status, out, _ = run(capsys, *argv)
+    heading = out.splitlines()[0]
+    played = int(heading.split(": ")[1].split()[0])
+    assert status == 4 and 0 < played < 1000000000
+    assert heading.endswith(
+        f"(stopped before the other {1000000000 - played}: time limit or interruption)"
+    )
+
+
+def test_random_steps_refuse_a_playout_that_does_not_end_terminal():
+    game = load_game(str(GDL / "broken_stuck.kif"))
+    with pytest.raises(PlayoutError, match="p has no legal action"):
+        list(random_steps(game, 0))
+    assert random_playout(game, 0).ending == Ending(
+        STUCK, "after 2 steps the state is not terminal but p has no legal action"
+    )

@@ -6,9 +6,11 @@ import pytest
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
+from gamecheck.budget import Budget
 from gamecheck.models.sudoku import INSTANCES, parse_puzzle
-from gamecheck.solvers.sudoku.cnf import ENCODINGS, CnfSudokuSolver, puzzle_cnf
-from gamecheck.solvers.sudoku.cpsat import MODELS, CpSatSudokuSolver
+from gamecheck.solvers.sudoku import ENCODINGS, MODELS
+from gamecheck.solvers.sudoku.cnf import CnfSudokuSolver, puzzle_cnf
+from gamecheck.solvers.sudoku.cpsat import CpSatSudokuSolver
 from tests.sudoku_reference import is_solution_of, solutions
 
 SAMPLE = Path(__file__).parent / "data" / "sudoku_sample.txt"
@@ -67,8 +69,8 @@ def test_no_solution_is_proved():
 def test_a_time_limit_never_claims_uniqueness():
     empty = (0,) * 81
     for backend in (CnfSudokuSolver(), CpSatSudokuSolver()):
-        count = backend.count(empty, cap=10**9, time_limit=0.3)
-        assert not count.exhausted and count.unique is not True
+        count = backend.count(empty, cap=10**9, budget=Budget(0.3))
+        assert count.timed_out and not count.exhausted and count.unique is not True
 
 
 def test_one_cnf_solver_serves_many_puzzles_in_a_row():

@@ -2,7 +2,8 @@
 
 A playout is determined by its seed: every step each role picks uniformly among its legal
 actions (in the order the game lists them) with `random.Random(seed)`, a role with a single
-legal action using no randomness.
+legal action using no randomness. It ends in a terminal state, or shows the rules broken (a
+role without a legal action, undefined goals), or stops at a step cap or the budget.
 """
 
 from __future__ import annotations
@@ -11,16 +12,45 @@ import math
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
+from gamecheck.budget import Budget
 from gamecheck.errors import GamecheckError
 from gamecheck.models.base import Action, Game, Joint, State
 
-MAX_STEPS = 100_000
-"""A playout that has not ended after this many steps stops with an error (rule sheets of
-games that never end)."""
+if TYPE_CHECKING:
+    import pandas as pd
+
+MAX_STEPS = 10_000
+"""A playout still going after this many steps stops there, reported as such: a GDL game
+is finite, but a rule sheet need not be (the longest built-in game has 192 steps)."""
 LENGTH_QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
+TERMINAL, STUCK, NO_GOALS, TOO_LONG, STOPPED = (
+    "terminal",
+    "stuck",
+    "goals undefined",
+    "too long",
+    "stopped",
+)
+
+
+@dataclass(frozen=True)
+class Ending:
+    """Why a playout ended: a terminal state (the only ending the rules allow), a role
+    without a legal action, a terminal state whose goals are not one value per role, the
+    step cap, or the budget (time limit or interruption)."""
+
+    reason: str
+    detail: str = ""
+    """What went wrong, one sentence (empty for a terminal state and a stopped playout)."""
+
+    @property
+    def defective(self) -> bool:
+        """Whether the ending shows the rules broken (a stuck role, undefined goals)."""
+        return self.reason in (STUCK, NO_GOALS)
+
+    def __str__(self) -> str:
+        return f"{self.reason}: {self.detail}" if self.detail else self.reason
 
 
 @dataclass(frozen=True)
@@ -40,9 +70,11 @@ class Playout:
 
     seed: int
     length: int
-    goals: tuple[int, ...]
+    goals: tuple[int, ...] | None
+    """The goal values in role order, or None unless the playout ended terminal."""
     branching: tuple[int, ...]
     """The number of legal joint actions at each step."""
+    ending: Ending = Ending(TERMINAL)
 
 
 @dataclass(frozen=True)
@@ -58,38 +90,92 @@ class PlayoutStats:
     branching: pd.Series
     """Legal joint actions per step over all steps of all playouts: steps, mean, min, max."""
     outcomes: pd.DataFrame
-    """One row per goal vector (role order): count and frequency, most frequent first."""
+    """One row per goal vector (role order), or per way of ending other than a terminal
+    state: count and frequency, most frequent first."""
 
 
-def random_steps(game: Game, seed: int) -> Iterator[Step]:
-    """The steps of the random playout of `game` with `seed`, until a terminal state."""
-    rng = random.Random(seed)
-    state = game.initial_state()
-    number = 0
-    while not game.is_terminal(state):
-        if number == MAX_STEPS:
-            raise GamecheckError(f"{game.name} reached no terminal state in {MAX_STEPS} steps")
-        legal = tuple(game.legal(state, role) for role in game.roles)
-        joint = tuple(actions[0] if len(actions) == 1 else rng.choice(actions) for actions in legal)
-        number += 1
-        after = game.apply(state, joint)
-        yield Step(number, state, legal, joint, after)
-        state = after
+class RandomPlayout:
+    """The random playout of `game` with `seed`: iterate over it once for its steps; then
+    `ending` says why it stopped, `final` is the state it stopped in and `goals` its goal
+    values (None unless it ended terminal). It stops at a terminal state, at a state where
+    a role has no legal action, after `max_steps` steps, or when `budget` runs out."""
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int,
+        *,
+        max_steps: int = MAX_STEPS,
+        budget: Budget | None = None,
+    ):
+        self.game = game
+        self.seed = seed
+        self.max_steps = max_steps
+        self.budget = budget or Budget()
+        self.final: State = game.initial_state()
+        self.length = 0
+        self.ending: Ending | None = None
+        self.goals: tuple[int, ...] | None = None
+
+    def __iter__(self) -> Iterator[Step]:
+        game, rng = self.game, random.Random(self.seed)
+        state = self.final
+        while not self._ended(state):
+            legal = tuple(game.legal(state, role) for role in game.roles)
+            stuck = [role for role, actions in zip(game.roles, legal, strict=True) if not actions]
+            if stuck:
+                self.ending = Ending(STUCK, self._stuck_text(stuck))
+                return
+            joint = tuple(
+                actions[0] if len(actions) == 1 else rng.choice(actions) for actions in legal
+            )
+            after = game.apply(state, joint)
+            self.length += 1
+            yield Step(self.length, state, legal, joint, after)
+            state = self.final = after
+
+    def _ended(self, state: State) -> bool:
+        """Whether the playout ends in `state` without a move (`ending` then says why)."""
+        if self.game.is_terminal(state):
+            try:
+                self.goals = self.game.goals(state)
+                self.ending = Ending(TERMINAL)
+            except GamecheckError as error:
+                self.ending = Ending(NO_GOALS, str(error))
+        elif self.length >= self.max_steps:
+            self.ending = Ending(TOO_LONG, f"no terminal state after {self.max_steps} steps")
+        elif self.budget.expired:
+            self.ending = Ending(STOPPED)
+        return self.ending is not None
+
+    def _stuck_text(self, roles: list[str]) -> str:
+        who = " and ".join(roles)
+        return (
+            f"after {self.length} step{'' if self.length == 1 else 's'} the state is not "
+            f"terminal but {who} {'has' if len(roles) == 1 else 'have'} no legal action"
+        )
 
 
-def final_state(game: Game, steps: Sequence[Step]) -> State:
-    """The state a list of steps ends in (the initial state if there are none)."""
-    return steps[-1].after if steps else game.initial_state()
+class PlayoutError(GamecheckError):
+    """A playout that did not end in a terminal state with a goal value for every role."""
 
 
-def random_playout(game: Game, seed: int) -> Playout:
-    """The random playout with `seed`, summarised."""
-    branching = []
-    state = game.initial_state()
-    for step in random_steps(game, seed):
-        branching.append(math.prod(len(actions) for actions in step.legal))
-        state = step.after
-    return Playout(seed, len(branching), game.goals(state), tuple(branching))
+def random_steps(game: Game, seed: int, *, max_steps: int = MAX_STEPS) -> Iterator[Step]:
+    """The steps of the random playout of `game` with `seed`, until a terminal state;
+    PlayoutError (one sentence) if it ends any other way."""
+    playout = RandomPlayout(game, seed, max_steps=max_steps)
+    yield from playout
+    if playout.ending.reason != TERMINAL:
+        raise PlayoutError(f"{game.name}, random playout with seed {seed}: {playout.ending}")
+
+
+def random_playout(
+    game: Game, seed: int, *, max_steps: int = MAX_STEPS, budget: Budget | None = None
+) -> Playout:
+    """The random playout with `seed`, summarised (however it ended)."""
+    playout = RandomPlayout(game, seed, max_steps=max_steps, budget=budget)
+    branching = tuple(math.prod(len(actions) for actions in step.legal) for step in playout)
+    return Playout(seed, playout.length, playout.goals, branching, playout.ending)
 
 
 def outcome_text(goals: Iterable[int]) -> str:
@@ -109,12 +195,18 @@ PLAYOUT_COLUMNS = {
 
 
 def playout_table(playouts: Iterable[Playout]) -> pd.DataFrame:
-    """One row per playout: seed, length, outcome, mean/min/max branching."""
+    """One row per playout: seed, length, outcome (the goal vector, or how the playout
+    ended if not in a terminal state: `stuck`, `goals undefined`, `too long`), mean/min/max
+    branching."""
+    import pandas as pd
+
     rows = [
         {
             "seed": playout.seed,
             "length": playout.length,
-            "outcome": outcome_text(playout.goals),
+            "outcome": playout.ending.reason
+            if playout.goals is None
+            else outcome_text(playout.goals),
             "mean_branching": sum(playout.branching) / playout.length if playout.length else None,
             "min_branching": min(playout.branching, default=None),
             "max_branching": max(playout.branching, default=None),
@@ -131,6 +223,8 @@ def length_summary(table: pd.DataFrame) -> pd.Series:
 
 def branching_summary(table: pd.DataFrame) -> pd.Series:
     """The branching factor over all steps: number of steps, mean, min, max."""
+    import pandas as pd
+
     steps = int(table["length"].sum())
     total = (table["mean_branching"].fillna(0) * table["length"]).sum()
     return pd.Series(
@@ -146,22 +240,39 @@ def branching_summary(table: pd.DataFrame) -> pd.Series:
 
 def outcome_table(table: pd.DataFrame) -> pd.DataFrame:
     """Each outcome (goal vector) with its count and frequency, most frequent first."""
+    import pandas as pd
+
     counts = table["outcome"].value_counts()
     outcomes = pd.DataFrame({"count": counts, "frequency": counts / len(table)})
     outcomes.index.name = "outcome"
     return outcomes.sort_values(["count", "outcome"], ascending=[False, True])
 
 
-def playout_stats(game: Game, seeds: Iterable[int]) -> PlayoutStats:
-    """Play one random playout per seed and summarise them."""
-    return summarise_playouts(game, (random_playout(game, seed) for seed in seeds))
+def playout_stats(
+    game: Game, seeds: Iterable[int], *, budget: Budget | None = None
+) -> PlayoutStats:
+    """Play one random playout per seed and summarise them; when `budget` runs out, the
+    playouts finished by then (GamecheckError if there is none)."""
+    return summarise_playouts(game, finished_playouts(game, seeds, budget or Budget()))
+
+
+def finished_playouts(
+    game: Game, seeds: Iterable[int], budget: Budget, *, max_steps: int = MAX_STEPS
+) -> Iterator[Playout]:
+    """The random playouts with `seeds`, one by one, until `budget` runs out (the playout it
+    cut short left out)."""
+    for seed in seeds:
+        playout = random_playout(game, seed, max_steps=max_steps, budget=budget)
+        if playout.ending.reason == STOPPED:
+            return
+        yield playout
 
 
 def summarise_playouts(game: Game, playouts: Iterable[Playout]) -> PlayoutStats:
     """The statistics of playouts already played."""
     table = playout_table(playouts)
     if table.empty:
-        raise GamecheckError("statistics need at least one playout")
+        raise GamecheckError("statistics need at least one finished playout")
     return PlayoutStats(
         game.name,
         tuple(game.roles),

@@ -1,21 +1,22 @@
-"""Solve a sudoku with one or both backends, cross-check them, and replay the solutions."""
+"""Solve a sudoku with one or both backends within one budget, cross-check them, and replay
+every solution on the game's move generator as it is found (before it counts)."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-
-from tqdm import tqdm
 
 from gamecheck.analysis.files import read_text
 from gamecheck.analysis.replay import ReplayError, replay_line
-from gamecheck.errors import BadPuzzleError, CrossCheckFailure
+from gamecheck.budget import Budget
+from gamecheck.errors import BadPuzzleError, CrossCheckFailure, GamecheckError
 from gamecheck.models.sudoku import WIN, SudokuGame, cell_coordinates, parse_puzzle
-from gamecheck.solvers.sudoku.cnf import CnfSudokuSolver
-from gamecheck.solvers.sudoku.cpsat import CpSatSudokuSolver
+from gamecheck.schema import stamped
+from gamecheck.solvers.sudoku import BACKENDS
 from gamecheck.solvers.sudoku.result import SudokuCount
 
-BACKENDS = ("cnf", "cpsat")
+SOLVED, NO_SOLUTION, UNKNOWN = "solved", "no solution", "unknown"
 
 
 class BackendDisagreement(CrossCheckFailure):
@@ -29,6 +30,7 @@ class SudokuAnswer:
     game: SudokuGame
     counts: tuple[SudokuCount, ...]
     replayed: bool
+    """Whether solutions were found, every one replayed as legal marks ending in a win."""
 
     @property
     def solutions(self) -> tuple[tuple[int, ...], ...]:
@@ -48,8 +50,45 @@ class SudokuAnswer:
     def status(self) -> str:
         """`solved`, `no solution` (proved) or `unknown`."""
         if self.solutions:
-            return "solved"
-        return "no solution" if self.exhausted else "unknown"
+            return SOLVED
+        return NO_SOLUTION if self.exhausted else UNKNOWN
+
+    @property
+    def timed_out(self) -> list[str]:
+        """The backends the budget stopped before they answered what was asked."""
+        return [count.backend for count in self.counts if count.timed_out]
+
+    @property
+    def complete(self) -> bool:
+        """Whether every backend answered: the count is proved exact or reached the cap."""
+        return not self.timed_out
+
+    def to_json(self) -> dict:
+        solutions = self.solutions
+        return stamped(
+            "sudoku_answer",
+            {
+                "instance": self.game.instance,
+                "puzzle": "".join(str(d) if d else "." for d in self.game.givens),
+                "status": self.status,
+                "solution": "".join(map(str, solutions[0])) if solutions else None,
+                "solutions_found": len(solutions),
+                "count_exact": self.exhausted,
+                "unique": self.unique,
+                "complete": self.complete,
+                "replayed": self.replayed,
+                "backends": {
+                    count.backend: {
+                        "status": count.status,
+                        "solutions_found": len(count.solutions),
+                        "unique": count.unique,
+                        "timed_out": count.timed_out,
+                        "seconds": round(count.seconds, 6),
+                    }
+                    for count in self.counts
+                },
+            },
+        )
 
 
 def make_backend(
@@ -59,25 +98,47 @@ def make_backend(
     encoding: str | None = None,
     cpsat_model: str | None = None,
 ):
-    """A reusable solver for backend `name` (`cnf` or `cpsat`) with the chosen options."""
+    """A reusable solver for backend `name` (`cnf` or `cpsat`) with the chosen options;
+    GamecheckError for an unknown name or option."""
     if name == "cnf":
+        from gamecheck.solvers.sudoku.cnf import CnfSudokuSolver
+
         options = {"sat_solver": sat_solver, "encoding": encoding}
         return CnfSudokuSolver(**{key: value for key, value in options.items() if value})
-    return CpSatSudokuSolver(**({"model": cpsat_model} if cpsat_model else {}))
+    if name == "cpsat":
+        from gamecheck.solvers.sudoku.cpsat import CpSatSudokuSolver
+
+        return CpSatSudokuSolver(**({"model": cpsat_model} if cpsat_model else {}))
+    raise GamecheckError(f"unknown sudoku backend {name!r}; the backends are {', '.join(BACKENDS)}")
+
+
+def make_backends(backend: str = "both", **options) -> list:
+    """The solvers of `backend` (`cnf`, `cpsat` or `both`), made with `options` (see
+    make_backend); GamecheckError for an unknown backend or option."""
+    names = BACKENDS if backend == "both" else (backend,)
+    return [make_backend(name, **options) for name in names]
 
 
 def solve(
-    game: SudokuGame, backends, *, cap: int = 2, time_limit: float | None = None
+    game: SudokuGame, backends: Sequence, *, cap: int = 2, budget: Budget | None = None
 ) -> SudokuAnswer:
-    """Count solutions up to `cap` with each backend, check they agree, replay every solution."""
-    counts = tuple(
-        backend.count(game.givens, cap=cap, time_limit=time_limit) for backend in backends
-    )
-    check_agreement(counts)
-    for count in counts:
-        for solution in count.solutions:
+    """Count solutions up to `cap` with each backend in turn (each gets an equal share of
+    the time left), replaying every solution found as it comes; check that they agree."""
+    budget = budget or Budget()
+    replayed: set[tuple[int, ...]] = set()
+
+    def accept(solution: tuple[int, ...]) -> None:
+        if solution not in replayed:
             replay_solution(game, solution)
-    return SudokuAnswer(game, counts, replayed=any(count.solutions for count in counts))
+            replayed.add(solution)
+
+    counts = []
+    for left, backend in zip(range(len(backends), 0, -1), backends, strict=True):
+        part = budget.part(share=1 / left)
+        counts.append(backend.count(game.givens, cap=cap, budget=part, accept=accept))
+    counts = tuple(counts)
+    check_agreement(counts)
+    return SudokuAnswer(game, counts, replayed=bool(replayed))
 
 
 def check_agreement(counts: tuple[SudokuCount, ...]) -> None:
@@ -132,22 +193,30 @@ def read_puzzle_file(path: str, limit: int | None = None) -> list[tuple[int, ...
     return puzzles
 
 
-def bench_backend(
-    backend, puzzles, *, time_limit: float | None = None, progress: bool = True
-) -> dict:
-    """Decide uniqueness of every puzzle with one backend; counts and puzzles per second."""
-    unique = no_solution = 0
+def bench_backend(backend, puzzles, *, budget: Budget | None = None, progress: bool = True) -> dict:
+    """Decide uniqueness of every puzzle with one backend, until `budget` runs out: how many
+    puzzles were decided, unique, without solution, and puzzles per second."""
+    from tqdm import tqdm
+
+    budget = budget or Budget()
+    decided = unique = no_solution = 0
     start = time.perf_counter()
-    bar = tqdm(puzzles, desc=backend.name, unit="puzzle", leave=False, disable=not progress)
+    disable = None if progress is None else not progress
+    bar = tqdm(puzzles, desc=backend.name, unit="puzzle", leave=False, disable=disable)
     for cells in bar:
-        count = backend.count(cells, time_limit=time_limit)
+        count = backend.count(cells, budget=budget)
+        if count.timed_out:
+            break
+        decided += 1
         unique += count.unique is True
-        no_solution += count.status == "no solution"
+        no_solution += count.status == NO_SOLUTION
+    bar.close()
     seconds = time.perf_counter() - start
     return {
         "puzzles": len(puzzles),
+        "decided": decided,
         "seconds": round(seconds, 3),
-        "puzzles_per_second": round(len(puzzles) / seconds, 1),
+        "puzzles_per_second": round(decided / seconds, 1) if seconds else 0.0,
         "unique_count": unique,
         "no_solution_count": no_solution,
     }

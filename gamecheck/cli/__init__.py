@@ -20,6 +20,8 @@ import importlib
 import os
 import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from gamecheck import __version__
 from gamecheck.budget import Budget, on_signals
@@ -37,7 +39,10 @@ COMMANDS = (
     "forced_win",
     "report",
 )
-"""The subcommand modules, imported only when the command line is parsed."""
+"""The subcommand modules; the command is the module's name with `-` for `_`. Only the
+module of the command being run is imported (all of them for --help), so that a command
+starts without loading what other commands need."""
+HELP_FLAGS = ("-h", "--help")
 
 
 def status(*, defective: bool = False, unknown: bool = False) -> int:
@@ -56,7 +61,9 @@ class _Terminated(BaseException):
     """SIGTERM outside a command that shares a budget."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of the command line `argv`: full options for the command it names (for
+    every command if it asks for help first), the other commands by name only."""
     parser = _Parser(
         prog="gamecheck",
         description="Analyse General Game Playing games with SAT and CP-SAT solvers.",
@@ -67,16 +74,31 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=_Parser
     )
-    for name in COMMANDS:
-        importlib.import_module(f"gamecheck.cli.{name}").register(subparsers)
+    wanted = _commands_to_load(sys.argv[1:] if argv is None else argv)
+    for module in COMMANDS:
+        command = module.replace("_", "-")
+        if command in wanted:
+            importlib.import_module(f"gamecheck.cli.{module}").register(subparsers)
+        else:
+            subparsers.add_parser(command)
     return parser
+
+
+def _commands_to_load(argv: list[str]) -> set[str]:
+    """The command `argv` runs, or every command if a help flag comes before it."""
+    for argument in argv:
+        if argument in HELP_FLAGS:
+            return {module.replace("_", "-") for module in COMMANDS}
+        if not argument.startswith("-"):
+            return {argument}
+    return set()
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run one subcommand and return its exit status (see the module docstring)."""
     previous = signal.signal(signal.SIGTERM, _raise_terminated)
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(argv).parse_args(argv)
         budget = Budget(getattr(args, "time_limit", None))
         with on_signals(budget):
             code = args.run(args, budget)
@@ -91,6 +113,12 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return BUG
+    except RecursionError:  # e.g. a rule sheet whose terms nest ever deeper
+        print(
+            "gamecheck: error: the game's terms nest too deeply for gamecheck to handle",
+            file=sys.stderr,
+        )
+        return BAD_INPUT
     except KeyboardInterrupt:
         print("gamecheck: interrupted", file=sys.stderr)
         return INTERRUPTED[signal.SIGINT]
@@ -110,6 +138,21 @@ def main(argv: list[str] | None = None) -> int:
 
 def _raise_terminated(_number, _frame) -> None:
     raise _Terminated
+
+
+@contextmanager
+def stopping_at_once() -> Iterator[None]:
+    """Inside, for a command whose work does not share the budget: Ctrl-C and SIGTERM stop
+    it at once (as exceptions, so that its clean-up runs), exiting 130 or 143."""
+    previous = {
+        signal.SIGINT: signal.signal(signal.SIGINT, signal.default_int_handler),
+        signal.SIGTERM: signal.signal(signal.SIGTERM, _raise_terminated),
+    }
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def _silence_stdout() -> None:

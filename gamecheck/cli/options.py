@@ -7,18 +7,25 @@ import argparse
 import math
 
 MAX_SEED = 2**63 - 1
+MAX_COUNT = 10**9
+"""The largest count an option takes (playouts, solutions, steps, depths): more could not be
+done in any time a run may take, and larger numbers overflow the progress bars."""
+MAX_HORIZON = 100_000
+"""The deepest verify unrolls: no game of the GGP repository comes near."""
 
 
-def whole_number(minimum: int) -> type:
-    """An argparse type: a whole number >= minimum."""
+def whole_number(minimum: int, maximum: int = MAX_COUNT) -> type:
+    """An argparse type: a whole number from minimum to maximum."""
 
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             value = minimum - 1
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= {minimum}")
+        if not minimum <= value <= maximum:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not a whole number from {minimum} to {maximum}"
+            )
         return value
 
     return parse
@@ -26,14 +33,15 @@ def whole_number(minimum: int) -> type:
 
 count = whole_number(0)
 positive = whole_number(1)
+horizon = whole_number(1, MAX_HORIZON)
 
 
 def seed(text: str) -> int:
     """A random seed: a whole number from 0 to 2**63 - 1."""
-    value = count(text)
-    if value > MAX_SEED:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a seed from 0 to 2**63 - 1")
-    return value
+    try:
+        return whole_number(0, MAX_SEED)(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seed from 0 to 2**63 - 1") from None
 
 
 def seconds(text: str) -> float:

@@ -1,13 +1,35 @@
-"""`gamecheck play GAME`: one random playout, as a readable trace or as JSON lines."""
+"""`gamecheck play GAME`: one random playout, as a readable trace or as JSON lines.
+
+A playout that does not end in a terminal state with one goal value per role shows the
+rules broken (a role without a legal action, undefined goals: exit 1) or ran out of steps
+or time (exit 4); either way the steps played are printed, then how it ended.
+"""
 
 from __future__ import annotations
 
 import json
 
-from gamecheck.analysis.loading import load_game
-from gamecheck.analysis.playouts import Step, final_state, random_steps
-from gamecheck.cli.options import seed
-from gamecheck.models.base import Game, State
+from gamecheck.analysis.playouts import (
+    MAX_STEPS,
+    NO_GOALS,
+    STOPPED,
+    STUCK,
+    TERMINAL,
+    TOO_LONG,
+    RandomPlayout,
+    Step,
+)
+from gamecheck.cli import status
+from gamecheck.cli.options import add_json, add_time_limit, positive, seed
+from gamecheck.models.base import Game
+
+HEADLINES = {
+    STUCK: "stuck (the rules are broken)",
+    NO_GOALS: "goals undefined (the rules are broken)",
+    TOO_LONG: "no end",
+    STOPPED: "stopped (time limit or interruption)",
+}
+"""How the trace names an ending other than a terminal state with goals."""
 
 
 def register(subparsers) -> None:
@@ -15,22 +37,30 @@ def register(subparsers) -> None:
     parser.add_argument("game", metavar="GAME", help="a built-in game name or a GDL rule sheet")
     parser.add_argument("--seed", type=seed, default=0, help="random seed (default 0)")
     parser.add_argument(
-        "--json", action="store_true", help="one JSON object per step, the outcome last"
+        "--max-steps",
+        type=positive,
+        default=MAX_STEPS,
+        metavar="N",
+        help=f"stop a playout that has not ended after N steps (default {MAX_STEPS})",
     )
+    add_time_limit(parser, "seconds for the playout")
+    add_json(parser, "one JSON object per step, the ending last")
     parser.set_defaults(run=run)
 
 
 def run(args, budget) -> int:
+    from gamecheck.analysis.loading import load_game
+
     game = load_game(args.game)
-    steps = list(random_steps(game, args.seed))
-    final = final_state(game, steps)
+    playout = RandomPlayout(game, args.seed, max_steps=args.max_steps, budget=budget)
+    steps = list(playout)
     if args.json:
         for step in steps:
             print(json.dumps(step_json(game, step)))
-        print(json.dumps(outcome_json(game, final, len(steps) + 1)))
+        print(json.dumps(ending_json(game, playout)))
     else:
-        print(trace_text(game, args.seed, steps, final))
-    return 0
+        print(trace_text(game, args.seed, steps, playout))
+    return status(defective=playout.ending.defective, unknown=playout.ending.reason != TERMINAL)
 
 
 def step_json(game: Game, step: Step) -> dict:
@@ -46,18 +76,23 @@ def step_json(game: Game, step: Step) -> dict:
     }
 
 
-def outcome_json(game: Game, state: State, number: int) -> dict:
-    """The state the playout ends in, with its goals per role."""
+def ending_json(game: Game, playout: RandomPlayout) -> dict:
+    """The state the playout ends in, whether it is terminal, the goals per role (None
+    unless it ended terminal) and how it ended (`terminal`, `stuck`, `goals undefined`,
+    `too long`, `stopped`), with what went wrong."""
+    goals = playout.goals
     return {
-        "step": number,
-        "state": sorted(game.state_facts(state)),
-        "terminal": game.is_terminal(state),
-        "goals": dict(zip(game.roles, game.goals(state), strict=True)),
+        "step": playout.length + 1,
+        "state": sorted(game.state_facts(playout.final)),
+        "terminal": playout.ending.reason in (TERMINAL, NO_GOALS),
+        "goals": None if goals is None else dict(zip(game.roles, goals, strict=True)),
+        "ending": playout.ending.reason,
+        "detail": playout.ending.detail,
     }
 
 
-def trace_text(game: Game, seed: int, steps: list[Step], final: State) -> str:
-    """Each step's board and joint action, then the final board and the goals."""
+def trace_text(game: Game, seed: int, steps: list[Step], playout: RandomPlayout) -> str:
+    """Each step's board and joint action, then the final board and how the playout ended."""
     lines = [f"{game.name}, random playout with seed {seed}; roles {', '.join(game.roles)}"]
     for step in steps:
         joint = ", ".join(
@@ -65,8 +100,12 @@ def trace_text(game: Game, seed: int, steps: list[Step], final: State) -> str:
             for role, action in zip(game.roles, step.joint, strict=True)
         )
         lines += ["", f"step {step.number}", game.picture(step.state), f"joint: {joint}"]
-    goals = ", ".join(
-        f"{role} {value}" for role, value in zip(game.roles, game.goals(final), strict=True)
-    )
-    lines += ["", f"terminal after {len(steps)} steps", game.picture(final), f"goals: {goals}"]
+    count = f"{len(steps)} step{'' if len(steps) == 1 else 's'}"
+    ending = playout.ending
+    if playout.goals is None:
+        headline, last = HEADLINES[ending.reason], [ending.detail] if ending.detail else []
+    else:
+        goals = zip(game.roles, playout.goals, strict=True)
+        headline, last = "terminal", ["goals: " + ", ".join(f"{r} {v}" for r, v in goals)]
+    lines += ["", f"{headline} after {count}", game.picture(playout.final), *last]
     return "\n".join(lines)

@@ -1,14 +1,15 @@
-"""`gamecheck stats GAME`: length, branching factor and outcomes of random playouts."""
+"""`gamecheck stats GAME`: length, branching factor and outcomes of random playouts.
+
+Playouts that do not end in a terminal state with goals are counted under how they ended
+(`stuck`, `goals undefined`: the rules are broken, exit 1; `too long`: exit 4). When the
+time limit runs out, the statistics are of the playouts finished by then (exit 4).
+"""
 
 from __future__ import annotations
 
-import pandas as pd
-from tqdm import tqdm
-
-from gamecheck.analysis.files import write_atomically
-from gamecheck.analysis.loading import load_game
-from gamecheck.analysis.playouts import PlayoutStats, playout_stats
-from gamecheck.cli.options import positive, seed
+from gamecheck.analysis.playouts import MAX_STEPS, TOO_LONG, PlayoutStats
+from gamecheck.cli import UNKNOWN, status
+from gamecheck.cli.options import add_time_limit, positive, seed
 
 
 def register(subparsers) -> None:
@@ -20,29 +21,57 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--seed", type=seed, default=0, help="seed of the first playout; the next use S+1, ..."
     )
+    parser.add_argument(
+        "--max-steps",
+        type=positive,
+        default=MAX_STEPS,
+        metavar="N",
+        help=f"stop a playout that has not ended after N steps (default {MAX_STEPS})",
+    )
     parser.add_argument("--csv", metavar="FILE", help="save one row per playout as CSV")
+    add_time_limit(parser, "seconds for all playouts (the statistics of those finished)")
     parser.set_defaults(run=run)
 
 
 def run(args, budget) -> int:
+    from tqdm import tqdm
+
+    from gamecheck.analysis.files import write_atomically
+    from gamecheck.analysis.loading import load_game
+    from gamecheck.analysis.playouts import finished_playouts, summarise_playouts
+
     game = load_game(args.game)
     seeds = range(args.seed, args.seed + args.playouts)
     # shown on a terminal only, and only once a run has taken a second
     progress = tqdm(seeds, desc=game.name, unit="playout", leave=False, delay=1.0, disable=None)
-    stats = playout_stats(game, progress)
+    playouts = list(finished_playouts(game, progress, budget, max_steps=args.max_steps))
+    progress.close()
+    if not playouts:
+        print(f"{game.name}: no playout finished within the time limit")
+        return UNKNOWN
+    stats = summarise_playouts(game, playouts)
     if args.csv:
         write_atomically(args.csv, lambda file: stats.playouts.to_csv(file, index=False))
     print(stats_text(stats, seeds))
-    return 0
+    endings = [playout.ending for playout in playouts if playout.goals is None]
+    for ending in dict.fromkeys(map(str, endings)):
+        print(ending)
+    unfinished = len(playouts) < len(seeds) or any(e.reason == TOO_LONG for e in endings)
+    return status(defective=any(e.defective for e in endings), unknown=unfinished)
 
 
 def stats_text(stats: PlayoutStats, seeds: range) -> str:
     """The three tables of a PlayoutStats, with headings."""
     outcomes = stats.outcomes.to_string(float_format="{:.4f}".format)
-    heading = f"{stats.game}: {len(stats.playouts)} random playouts, seeds {seeds.start}.."
+    played = len(stats.playouts)
+    heading = (
+        f"{stats.game}: {played} random playouts, seeds {seeds.start}..{seeds.start + played - 1}"
+    )
+    if played < len(seeds):
+        heading += f" (stopped before the other {len(seeds) - played}: time limit or interruption)"
     return "\n".join(
         [
-            heading + str(seeds.stop - 1),
+            heading,
             "",
             "game length (steps)",
             _one_row(stats.lengths),
@@ -57,9 +86,17 @@ def stats_text(stats: PlayoutStats, seeds: range) -> str:
 
 
 def _one_row(summary) -> str:
-    """A summary Series as a one-row table: whole numbers without decimals, others with two."""
-    cells = {
-        key: f"{value:.0f}" if float(value).is_integer() else f"{value:.2f}"
-        for key, value in summary.items()
-    }
+    """A summary Series as a one-row table: whole numbers without decimals, others with two,
+    `-` where there is no value (no step was taken)."""
+    import pandas as pd
+
+    cells = {key: _number_text(value) for key, value in summary.items()}
     return pd.DataFrame([cells]).to_string(index=False)
+
+
+def _number_text(value) -> str:
+    import pandas as pd
+
+    if pd.isna(value):
+        return "-"
+    return f"{value:.0f}" if float(value).is_integer() else f"{value:.2f}"

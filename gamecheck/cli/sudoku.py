@@ -1,28 +1,22 @@
-"""`gamecheck sudoku solve|bench`: solve puzzles with the CNF and CP-SAT gamecheck.models."""
+"""`gamecheck sudoku solve|bench`: solve puzzles with the CNF and CP-SAT models.
+
+The time limit is for the whole command: the backends get equal shares of it in turn.
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from gamecheck.analysis.files import read_text
-from gamecheck.analysis.sudoku_solve import (
-    BACKENDS,
-    SudokuAnswer,
-    bench_backend,
-    make_backend,
-    read_puzzle_file,
-    solve,
-)
+from gamecheck.budget import Budget
 from gamecheck.cli import status
-from gamecheck.cli.options import add_time_limit, positive
-from gamecheck.errors import BadPuzzleError, GamecheckError
-from gamecheck.models.sudoku import INSTANCES, SudokuGame, grid_text, make_game
-from gamecheck.solvers.sudoku.cnf import ENCODINGS, puzzle_cnf
-from gamecheck.solvers.sudoku.cpsat import MODELS
+from gamecheck.cli.options import add_json, add_time_limit, positive
+from gamecheck.solvers.sudoku import BACKENDS, ENCODINGS, MODELS
 
 
 def register(subparsers) -> None:
+    from gamecheck.models.sudoku import INSTANCES
+
     parser = subparsers.add_parser("sudoku", help="solve sudoku puzzles with CNF and CP-SAT")
     actions = parser.add_subparsers(dest="sudoku_command", required=True, metavar="ACTION")
 
@@ -47,7 +41,7 @@ def register(subparsers) -> None:
     solve_parser.add_argument(
         "--cpsat-export", metavar="FILE", help="write the CP-SAT model (text if FILE ends in .txt)"
     )
-    solve_parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json(solve_parser)
     solve_parser.set_defaults(run=run_solve)
 
     bench_parser = actions.add_parser("bench", help="solve a file of puzzles and report puzzles/s")
@@ -56,37 +50,38 @@ def register(subparsers) -> None:
     bench_parser.add_argument(
         "--limit", type=positive, metavar="N", help="only the first N puzzles"
     )
-    bench_parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json(bench_parser)
     bench_parser.set_defaults(run=run_bench)
 
 
 def _backend_options(parser) -> None:
     parser.add_argument("--backend", choices=[*BACKENDS, "both"], default="both")
     parser.add_argument(
-        "--sat-solver", help="python-sat solver for the CNF backend (default glucose3)"
+        "--sat-solver",
+        metavar="NAME",
+        help="python-sat solver for the CNF backend (default: the one verify uses)",
     )
     parser.add_argument("--encoding", choices=ENCODINGS, help="CNF encoding (default extended)")
     parser.add_argument("--cpsat-model", choices=MODELS, help="CP-SAT model (default int)")
-    add_time_limit(parser, "seconds per backend per puzzle")
+    add_time_limit(parser, "seconds for the whole command, shared by the backends")
 
 
 def _backends(args) -> list:
-    names = BACKENDS if args.backend == "both" else (args.backend,)
-    try:
-        return [
-            make_backend(
-                name,
-                sat_solver=args.sat_solver,
-                encoding=args.encoding,
-                cpsat_model=args.cpsat_model,
-            )
-            for name in names
-        ]
-    except (ValueError, KeyError, NotImplementedError) as error:
-        raise GamecheckError(f"cannot set up the solver: {error}") from None
+    from gamecheck.analysis.sudoku_solve import make_backends
+
+    return make_backends(
+        args.backend,
+        sat_solver=args.sat_solver,
+        encoding=args.encoding,
+        cpsat_model=args.cpsat_model,
+    )
 
 
-def _puzzle_game(args) -> SudokuGame:
+def _puzzle_game(args):
+    from gamecheck.analysis.files import read_text
+    from gamecheck.errors import BadPuzzleError
+    from gamecheck.models.sudoku import SudokuGame, make_game
+
     if args.puzzle is not None:
         return SudokuGame(args.puzzle, "puzzle")
     if args.file is not None:
@@ -100,85 +95,112 @@ def _puzzle_game(args) -> SudokuGame:
     return make_game(args.instance or "grade1")
 
 
-def run_solve(args, budget) -> int:
+def run_solve(args, budget: Budget) -> int:
+    from gamecheck.analysis.sudoku_solve import NO_SOLUTION, solve
+
     game = _puzzle_game(args)
-    if args.dimacs:
-        puzzle_cnf(game.givens, args.encoding or "extended").to_file(args.dimacs)
     backends = _backends(args)
+    if args.dimacs:
+        _write_dimacs(game.givens, args.encoding, args.dimacs)
     if args.cpsat_export:
-        cpsat = next((b for b in backends if b.name == "cpsat"), None) or make_backend("cpsat")
-        cpsat.export(game.givens, args.cpsat_export)
-    answer = solve(game, backends, cap=args.count, time_limit=args.time_limit)
-    print(json.dumps(answer_json(answer)) if args.json else answer_text(answer))
-    unknown = answer.status == "unknown" or (answer.unique is None and not answer.exhausted)
-    return status(defective=answer.status == "no solution", unknown=unknown)
+        _write_cpsat_model(game.givens, args.cpsat_model, args.cpsat_export)
+    answer = solve(game, backends, cap=args.count, budget=budget)
+    print(json.dumps(answer.to_json()) if args.json else answer_text(answer))
+    return status(defective=answer.status == NO_SOLUTION, unknown=not answer.complete)
 
 
-def answer_json(answer: SudokuAnswer) -> dict:
-    solutions = answer.solutions
-    return {
-        "instance": answer.game.instance,
-        "puzzle": "".join(str(d) if d else "." for d in answer.game.givens),
-        "status": answer.status,
-        "solution": "".join(map(str, solutions[0])) if solutions else None,
-        "solutions_found": len(solutions),
-        "count_exact": answer.exhausted,
-        "unique": answer.unique,
-        "replayed": answer.replayed,
-        "backends": {
-            count.backend: {
-                "status": count.status,
-                "solutions_found": len(count.solutions),
-                "unique": count.unique,
-                "seconds": round(count.seconds, 6),
-            }
-            for count in answer.counts
-        },
-    }
+def _write_dimacs(givens: tuple[int, ...], encoding: str | None, path: str) -> None:
+    from gamecheck.analysis.files import write_atomically
+    from gamecheck.solvers.sudoku import DEFAULT_ENCODING
+    from gamecheck.solvers.sudoku.cnf import puzzle_cnf
+
+    formula = puzzle_cnf(givens, encoding or DEFAULT_ENCODING)
+    write_atomically(path, formula.to_fp)
 
 
-def answer_text(answer: SudokuAnswer) -> str:
+def _write_cpsat_model(givens: tuple[int, ...], model: str | None, path: str) -> None:
+    from gamecheck.analysis.files import atomic_path
+    from gamecheck.analysis.sudoku_solve import make_backend
+
+    # the suffix tells OR-Tools to write text (.txt, .pbtxt) or binary
+    with atomic_path(path, suffix=f".tmp{Path(path).suffix}") as temporary:
+        make_backend("cpsat", cpsat_model=model).export(givens, str(temporary))
+
+
+def answer_text(answer) -> str:
+    """The puzzle, the solution, what is proved about the count, and each backend's part."""
+    from gamecheck.analysis.sudoku_solve import NO_SOLUTION, UNKNOWN
+    from gamecheck.models.sudoku import grid_text
+
     game = answer.game
     lines = [f"sudoku {game.instance}: {game.step_bound} blanks", grid_text(game.givens), ""]
     solutions = answer.solutions
-    if answer.status == "no solution":
+    if answer.status == NO_SOLUTION:
         lines.append("no solution (proved: the search was exhaustive)")
-    elif answer.status == "unknown":
-        lines.append("unknown: the time limit ran out before any solution was found")
+    elif answer.status == UNKNOWN:
+        lines.append("unknown: stopped (time limit or interruption) before any solution")
     else:
-        lines += ["solution:", grid_text(solutions[0]), ""]
-        if answer.unique:
-            lines.append("unique: proved (no second solution exists)")
-        elif answer.exhausted:
-            lines.append(f"exactly {len(solutions)} solutions (proved: the search was exhaustive)")
-        elif answer.unique is False or len(solutions) > 1:
-            lines.append(f"not unique: {len(solutions)} solutions found (stopped at the cap)")
-        else:
-            lines.append("uniqueness unknown: the time limit ran out")
+        lines += ["solution:", grid_text(solutions[0]), "", _count_sentence(answer)]
         lines.append(
-            f"replayed: {len(solutions)} solution(s) as {game.step_bound} legal (mark ...) actions "
-            "each, ending terminal with goal 100"
+            f"replayed: {len(solutions)} solution(s) as {game.step_bound} legal (mark ...) "
+            "actions each, ending terminal with goal 100"
         )
     for count in answer.counts:
-        lines.append(f"  {count.backend:6} {count.status:12} {count.seconds * 1000:9.2f} ms")
+        lines.append(
+            f"  {count.backend:6} {count.status:12} {len(count.solutions):6} found "
+            f"{count.seconds * 1000:9.2f} ms{'  (stopped)' if count.timed_out else ''}"
+        )
     if len(answer.counts) > 1:
-        lines.append("backends agree")
+        timed_out = answer.timed_out
+        lines.append(
+            "backends agree"
+            if not timed_out
+            else f"backends not compared: {' and '.join(timed_out)} stopped before settling"
+        )
     return "\n".join(lines)
 
 
-def run_bench(args, budget) -> int:
+def _count_sentence(answer) -> str:
+    found = len(answer.solutions)
+    if not answer.complete:
+        return (
+            f"at least {found} solution{'' if found == 1 else 's'}: stopped (time limit or "
+            "interruption) before the count was settled"
+        )
+    if answer.unique:
+        return "unique: proved (no second solution exists)"
+    if answer.exhausted:
+        return f"exactly {found} solutions (proved: the search was exhaustive)"
+    if found > 1:
+        return f"at least {found} solutions (stopped at the cap)"
+    return "at least 1 solution (uniqueness not asked: --count 1)"
+
+
+def run_bench(args, budget: Budget) -> int:
+    from gamecheck.analysis.sudoku_solve import bench_backend, read_puzzle_file
+    from gamecheck.schema import stamped
+
     puzzles = read_puzzle_file(args.file, args.limit)
-    results = {
-        backend.name: bench_backend(backend, puzzles, time_limit=args.time_limit)
-        for backend in _backends(args)
-    }
+    backends = _backends(args)
+    results = {}
+    for left, backend in zip(range(len(backends), 0, -1), backends, strict=True):
+        part = budget.part(share=1 / left)
+        results[backend.name] = bench_backend(backend, puzzles, budget=part)
     if args.json:
-        print(json.dumps({"file": args.file, **results}))
+        print(json.dumps(stamped("sudoku_bench", {"file": args.file, "backends": results})))
     else:
-        print(f"{'backend':8} {'puzzles':>8} {'seconds':>9} {'puzzles/s':>10} {'unique':>8}")
+        print(
+            f"{'backend':8} {'puzzles':>8} {'decided':>8} {'seconds':>9} {'puzzles/s':>10} "
+            f"{'unique':>8} {'none':>6}"
+        )
         for name, row in results.items():
             print(
-                f"{name:8} {row['puzzles']:8} {row['seconds']:9.3f} "
-                f"{row['puzzles_per_second']:10.1f} {row['unique_count']:8}"
+                f"{name:8} {row['puzzles']:8} {row['decided']:8} {row['seconds']:9.3f} "
+                f"{row['puzzles_per_second']:10.1f} {row['unique_count']:8} "
+                f"{row['no_solution_count']:6}"
             )
-    return 0
+    rows = results.values()
+    return status(
+        defective=any(row["no_solution_count"] for row in rows),
+        unknown=any(row["decided"] < row["puzzles"] for row in rows),
+    )

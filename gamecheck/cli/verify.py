@@ -8,7 +8,7 @@ import time
 
 from gamecheck.budget import Budget
 from gamecheck.cli import status
-from gamecheck.cli.options import add_json, add_time_limit, positive
+from gamecheck.cli.options import add_json, add_time_limit, horizon
 from gamecheck.errors import GamecheckError
 
 
@@ -23,7 +23,7 @@ def register(subparsers) -> None:
     parser.add_argument("--backend", choices=BACKENDS, default="cnf")
     parser.add_argument(
         "--horizon",
-        type=positive,
+        type=horizon,
         default=DEFAULT_HORIZON,
         metavar="H",
         help=f"deepest layer to unroll (default {DEFAULT_HORIZON})",

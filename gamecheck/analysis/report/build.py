@@ -3,7 +3,8 @@
 Everything is built in a staging directory beside the target; only when every game and the
 index are written are the new entries renamed into the target (a game's directory replaced
 whole, files with os.replace). An error before that leaves the target as it was, and the
-staging directory is always removed.
+staging directory is removed; one left by a run that was killed (its name holds the process
+id) is removed by the next run.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def build_reports(
 ) -> Path:
     """Write the reports of `names` and the index into `out`; the index's path."""
     target = Path(out)
-    staging = _staging_directory(target)
+    staging = staging_directory(target)
     try:
         sources = source_hashes()  # the code as it is when the run starts
         bar = tqdm(names, desc="report", unit="game", file=sys.stderr, disable=not progress)
@@ -178,7 +179,7 @@ def file_hash(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _staging_directory(target: Path) -> Path:
+def staging_directory(target: Path) -> Path:
     """A new empty directory beside `target`, after checking that `target` can be written."""
     out = str(target)
     if target.exists() and not target.is_dir():
@@ -187,9 +188,36 @@ def _staging_directory(target: Path) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         if target.exists() and not os.access(target, os.W_OK):
             raise PermissionError(13, "Permission denied")
-        return Path(tempfile.mkdtemp(prefix=f".{target.name}.staging-", dir=target.parent))
+        _remove_stale_staging(target)
+        return Path(
+            tempfile.mkdtemp(prefix=f"{_staging_prefix(target)}{os.getpid()}-", dir=target.parent)
+        )
     except OSError as error:
         raise GamecheckError(f"cannot write reports to {out}: {error.strerror or error}") from None
+
+
+def _staging_prefix(target: Path) -> str:
+    return f".{target.name}.staging-"
+
+
+def _remove_stale_staging(target: Path) -> None:
+    """Remove the staging directories beside `target` whose run has ended (killed before it
+    could clean up): those whose process id is no longer a running process."""
+    prefix = _staging_prefix(target)
+    for entry in target.parent.glob(f"{prefix}*"):
+        pid = entry.name.removeprefix(prefix).split("-")[0]
+        if entry.is_dir() and not (pid.isdigit() and _running(int(pid))):
+            shutil.rmtree(entry, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # a process of another user
+        return True
+    return True
 
 
 def _move_into_place(staging: Path, target: Path) -> None:

@@ -10,9 +10,11 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 
 from gamecheck.errors import UnknownGameError
+from gamecheck.models import builtin_names
 from gamecheck.models.sudoku import DEFAULT_INSTANCE, cell_coordinates, make_game
 
-SHEETS = ("cubicup", "ttcc4", "tictactoe3d", "sudoku", "tictacchess")
+SHEETS = tuple(builtin_names())
+"""The games with a rule sheet here: every built-in game (`<name>.kif`)."""
 INIT_MARKER = "; --- Initial state: sudoku instance "
 """The comment line that opens the init facts of sudoku.kif; the facts follow, 9 per line."""
 

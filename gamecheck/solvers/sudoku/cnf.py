@@ -1,4 +1,5 @@
-"""The sudoku cube as CNF, solved by one reused SAT solver (python-sat).
+"""The sudoku cube as CNF, solved by one reused SAT solver (python-sat, through the one SAT
+layer gamecheck.solvers.sat: its default solver, and the budget that stops a call).
 
 Variable `9*(9r+c) + d` (1-based, d in 1..9) says that the cell in row r, column c
 (0-based) holds digit d. Givens are passed as assumptions, so one solver serves a whole
@@ -9,20 +10,21 @@ activation literal and are switched off for good once the query is answered.
 from __future__ import annotations
 
 import itertools
-import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
+from gamecheck.budget import Budget, OutOfBudget
+from gamecheck.errors import GamecheckError
 from gamecheck.models.sudoku import UNITS
+from gamecheck.solvers.sat import check_sat_solver, solve_within
+from gamecheck.solvers.sudoku import DEFAULT_ENCODING, ENCODINGS
 from gamecheck.solvers.sudoku.result import SudokuCount
 
-ENCODINGS = ("minimal", "efficient", "extended")
-DEFAULT_ENCODING = "extended"
-DEFAULT_SAT_SOLVER = "glucose3"
 CELL_VARIABLES = 729
+Solution = tuple[int, ...]
 
 
 def variable(index: int, digit: int) -> int:
@@ -37,7 +39,9 @@ def sudoku_clauses(encoding: str = DEFAULT_ENCODING) -> list[list[int]]:
     one digit per cell. `extended` adds: every digit somewhere in every unit.
     """
     if encoding not in ENCODINGS:
-        raise ValueError(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
+        raise GamecheckError(
+            f"unknown CNF encoding {encoding!r}; the encodings are {', '.join(ENCODINGS)}"
+        )
     clauses = [[variable(index, d) for d in range(1, 10)] for index in range(81)]
     for _, cells in UNITS:
         for d in range(1, 10):
@@ -72,11 +76,11 @@ class CnfSudokuSolver:
     """Each query leaves one retired activation variable behind; after this many queries the
     SAT solver is rebuilt so that models stay short."""
 
-    def __init__(self, *, encoding: str = DEFAULT_ENCODING, sat_solver: str = DEFAULT_SAT_SOLVER):
+    def __init__(self, *, encoding: str = DEFAULT_ENCODING, sat_solver: str | None = None):
         self.encoding = encoding
-        self.sat_solver = sat_solver
+        self.sat_solver = check_sat_solver(sat_solver)
         self._clauses = sudoku_clauses(encoding)
-        self._solver = Solver(name=sat_solver, bootstrap_with=self._clauses)
+        self._solver = Solver(name=self.sat_solver, bootstrap_with=self._clauses)
         self._next_free = CELL_VARIABLES + 1
 
     def __enter__(self) -> CnfSudokuSolver:
@@ -89,31 +93,34 @@ class CnfSudokuSolver:
         self._solver.delete()
 
     def count(
-        self, cells: tuple[int, ...], *, cap: int = 2, time_limit: float | None = None
+        self,
+        cells: tuple[int, ...],
+        *,
+        cap: int = 2,
+        budget: Budget | None = None,
+        accept: Callable[[Solution], object] | None = None,
     ) -> SudokuCount:
-        """Solutions of the puzzle, up to `cap` of them; exhaustive unless cap or time stops it."""
+        """Solutions of the puzzle, up to `cap` of them; exhaustive unless the cap or the
+        budget stops it. `accept` is called on each solution before it counts (a check that
+        raises to reject it)."""
+        budget = budget or Budget()
         start = time.perf_counter()
         activation = self._fresh_activation()
         assumptions = given_literals(cells) + [activation]
-        solutions: list[tuple[int, ...]] = []
-        timer = _interrupt_after(self._solver, time_limit)
+        solutions: list[Solution] = []
         try:
             while len(solutions) < cap:
-                if time_limit is not None and _since(start) > time_limit:
-                    return SudokuCount(self.name, tuple(solutions), False, _since(start), True)
-                answer = self._solve(assumptions, limited=timer is not None)
-                if answer is None:
-                    return SudokuCount(self.name, tuple(solutions), False, _since(start), True)
-                if not answer:
+                if not solve_within(self._solver, assumptions, budget):
                     return SudokuCount(self.name, tuple(solutions), True, _since(start))
                 true_cells = [lit for lit in self._solver.get_model()[:CELL_VARIABLES] if lit > 0]
-                solutions.append(tuple((lit - 1) % 9 + 1 for lit in true_cells))
+                solution = tuple((lit - 1) % 9 + 1 for lit in true_cells)
+                if accept is not None:
+                    accept(solution)
+                solutions.append(solution)
                 self._solver.add_clause([-activation] + [-lit for lit in true_cells])
+        except OutOfBudget:
+            return SudokuCount(self.name, tuple(solutions), False, _since(start), True)
         finally:
-            if timer is not None:
-                timer.cancel()
-                timer.join()
-                self._solver.clear_interrupt()
             self._solver.add_clause([-activation])
         return SudokuCount(self.name, tuple(solutions), False, _since(start))
 
@@ -124,20 +131,6 @@ class CnfSudokuSolver:
             self._next_free = CELL_VARIABLES + 1
         self._next_free += 1
         return self._next_free - 1
-
-    def _solve(self, assumptions: list[int], *, limited: bool) -> bool | None:
-        if limited:
-            return self._solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-        return self._solver.solve(assumptions=assumptions)
-
-
-def _interrupt_after(solver: Solver, seconds: float | None) -> threading.Timer | None:
-    if seconds is None:
-        return None
-    timer = threading.Timer(seconds, solver.interrupt)
-    timer.daemon = True
-    timer.start()
-    return timer
 
 
 def _at_most_one(literals: Iterable[int]) -> list[list[int]]:
