@@ -15,6 +15,7 @@ import pytest
 import gamecheck.solvers.forced_win.search
 from gamecheck.analysis.endgames import endgame_summary
 from gamecheck.analysis.playouts import random_playout
+from gamecheck.budget import Budget
 from gamecheck.cli import main
 from gamecheck.models import get_game
 from gamecheck.solvers.forced_win.search import Status, forced_win
@@ -22,11 +23,18 @@ from gamecheck.solvers.forced_win.strategy_check import StrategyCheckFailure
 
 ROOT = Path(__file__).resolve().parent.parent
 JSON_KEYS = [
+    "kind",
+    "schema_version",
+    "gamecheck",
     "game",
     "role",
+    "team",
+    "team_source",
     "status",
+    "max_depth",
     "depth",
     "searched_depth",
+    "lower_bound",
     "first_action",
     "strategy_size",
     "nodes",
@@ -75,12 +83,20 @@ def test_json_keys_and_values(capsys, one_jump):
     assert status == 0
     answer = json.loads(out)
     assert list(answer) == JSON_KEYS
-    assert {key: answer[key] for key in JSON_KEYS if key not in ("nodes", "seconds")} == {
+    assert {
+        key: answer[key] for key in JSON_KEYS if key not in ("gamecheck", "nodes", "seconds")
+    } == {
+        "kind": "forced_win",
+        "schema_version": 1,
         "game": "tictacchess",
         "role": "red",
+        "team": ["red"],
+        "team_source": "alone",
         "status": "found",
+        "max_depth": 30,
         "depth": 1,
         "searched_depth": 0,
+        "lower_bound": 0,
         "first_action": "(move 1 4 3 5)",
         "strategy_size": 1,
         "method": "search",
@@ -229,7 +245,7 @@ def test_endgame_study_of_one_role(capsys):
 
 
 def test_no_time_left_gives_unknown_before_depth_0():
-    result = forced_win(get_game("tictacchess"), "red", time_limit=1e-9)
+    result = forced_win(get_game("tictacchess"), "red", budget=Budget(1e-9))
     assert (result.status, result.searched_depth, result.nodes) == (Status.UNKNOWN, -1, 0)
 
 

@@ -38,9 +38,7 @@ def system_of(spec: str):
 
 
 def sat(spec: str, role: str, start=None, max_depth=None):
-    return forced_win_sat(
-        load_game(spec), role, system_of(spec), start=start, max_depth=max_depth, time_limit=None
-    )
+    return forced_win_sat(load_game(spec), role, system_of(spec), start=start, max_depth=max_depth)
 
 
 def test_tictacchess_positions_by_hand():

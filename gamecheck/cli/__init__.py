@@ -35,6 +35,7 @@ COMMANDS = (
     "sudoku",
     "verify",
     "forced_win",
+    "check_strategy",
     "report",
 )
 """The subcommand modules, imported only when the command line is parsed."""

@@ -9,15 +9,18 @@ from dataclasses import dataclass
 import pandas as pd
 
 from gamecheck.analysis.endgames import endgame_positions, endgame_study
+from gamecheck.analysis.forced_wins import solve_forced_win
 from gamecheck.analysis.playouts import Playout, PlayoutStats, random_playout, summarise_playouts
 from gamecheck.analysis.report.settings import GameSettings
 from gamecheck.analysis.sudoku_solve import BACKENDS, SudokuAnswer, make_backend, solve
+from gamecheck.analysis.teams import find_teams
 from gamecheck.analysis.verify.pipeline import verify_game
 from gamecheck.analysis.verify.results import Verification
+from gamecheck.budget import Budget
 from gamecheck.models import get_game
 from gamecheck.models.base import Game
 from gamecheck.models.sudoku import INSTANCES, make_game
-from gamecheck.solvers.forced_win.search import ForcedWin, forced_win
+from gamecheck.solvers.forced_win.search import ForcedWin
 
 BUILT_IN_INSTANCE_CAP = 2
 """Solutions to look for in the built-in sudoku instance: two decide uniqueness."""
@@ -46,9 +49,10 @@ class GameResults:
     playouts: tuple[Playout, ...]
     stats: PlayoutStats
     forced_wins: dict[str, ForcedWin]
-    """By role: the forced-win search from the initial state."""
+    """By team (its roles joined by commas; a role alone is a team of one): the forced win
+    from the initial state."""
     endgames: pd.DataFrame
-    """The endgame study: one row per position and role (gamecheck.analysis.endgames)."""
+    """The endgame study: one row per position and team (gamecheck.analysis.endgames)."""
     sudoku: SudokuResults | None
     seconds: dict[str, float]
     """Wall time of each part of the run (machine-dependent)."""
@@ -96,12 +100,13 @@ def gather_game(
 
     began = time.monotonic()
     forced_wins = {}
-    for role in game.roles:
-        progress(f"forced win of {role}")
-        forced_wins[role] = forced_win(
+    for team in find_teams(game).groups:
+        label = ",".join(team)
+        progress(f"forced win of {label}")
+        forced_wins[label] = solve_forced_win(
             game,
-            role,
-            time_limit=settings.forced_win_time_limit,
+            team=team,
+            budget=Budget(settings.forced_win_time_limit),
             node_limit=settings.forced_win_nodes,
         )
     seconds["forced wins"] = _since(began)
@@ -114,7 +119,7 @@ def gather_game(
     endgames = endgame_study(
         game,
         positions,
-        time_limit=settings.endgame_time_limit,
+        budget=Budget(settings.endgame_time_limit),
         node_limit=settings.endgame_nodes,
     )
     seconds["endgame study"] = _since(began)

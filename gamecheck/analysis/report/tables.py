@@ -81,21 +81,30 @@ def _one_row(summary: pd.Series) -> pd.DataFrame:
 
 
 def forced_wins(results: GameResults) -> pd.DataFrame:
-    """Per role, the forced-win search from the initial state: the answer, the fewest steps
-    of a forced win or the depth up to which none is proved, and the search's size."""
+    """Per role (or team: roles proved to share their goals, joined by commas), the forced
+    win from the initial state: the answer, the fewest steps of a forced win or the depth up
+    to which none is proved, the rules' lower bound, how it was found, and its size."""
     rows = [
         {
-            "role": role,
+            "role": label,
             "answer": str(win.status),
             "fewest steps": win.depth,
             "proved: none within (steps)": win.searched_depth if win.searched_depth >= 0 else None,
+            "no win before (rules)": win.lower_bound,
             "first action": win.first_action,
             "strategy states": win.strategy_size,
+            "method": win.method,
             "nodes": win.nodes,
         }
-        for role, win in results.forced_wins.items()
+        for label, win in results.forced_wins.items()
     ]
-    return pd.DataFrame(rows).astype({"fewest steps": "Int64", "strategy states": "Int64"})
+    return pd.DataFrame(rows).astype(
+        {
+            "fewest steps": "Int64",
+            "proved: none within (steps)": "Int64",
+            "strategy states": "Int64",
+        }
+    )
 
 
 def endgame_rows(results: GameResults) -> pd.DataFrame:
@@ -227,7 +236,7 @@ def summary_table(results: GameResults) -> pd.DataFrame:
         "mean length": round(float(results.stats.lengths["mean"]), 1),
         "most frequent outcome": f"{common.name} ({common['frequency']:.0%})",
         "forced win from the start": ", ".join(
-            f"{role} {_forced_text(win)}" for role, win in results.forced_wins.items()
+            f"{_team_text(label)} {_forced_text(win)}" for label, win in results.forced_wins.items()
         ),
     }
     return pd.DataFrame([row])
@@ -237,8 +246,13 @@ def _forced_text(win) -> str:
     if win.depth is not None:
         return f"in {win.depth} steps"
     if win.status is Status.NONE:
-        return "none"
+        return f"none (proved to {win.searched_depth})"
     return f"unknown (none within {win.searched_depth})" if win.searched_depth >= 0 else "unknown"
+
+
+def _team_text(label: str) -> str:
+    """A role, or a team as `team xrow+xcolumn+xlevel` (commas separate the cell's teams)."""
+    return f"team {label.replace(',', '+')}" if "," in label else label
 
 
 def _answer_cell(answer, unit: str) -> str:
