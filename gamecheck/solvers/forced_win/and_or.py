@@ -240,6 +240,8 @@ class Prover:
 
     def _remember_threat(self, reply: tuple) -> None:
         killers = self.killers
+        if killers and killers[0] == reply:
+            return
         if reply in killers:
             killers.remove(reply)
         killers.insert(0, reply)
@@ -331,14 +333,14 @@ class Prover:
         lines with the opponents' win come first, then the history heuristic's order; a
         refutation usually comes first, so the other children are never made."""
         history = self.their_history
-        ordered = [reply for reply in self.killers if reply in replies]
-        ordered += sorted(replies, key=lambda reply: -history.get(reply, 0))
+        if len(replies) > 1:
+            threats = set(self.killers)
+            replies = sorted(
+                replies,
+                key=lambda reply: -history.get(reply, 0) - (INFINITE if reply in threats else 0),
+            )
         deepest = 0
-        tried = set()
-        for reply in ordered:
-            if reply in tried:
-                continue
-            tried.add(reply)
+        for reply in replies:
             child = self.key(self.game.apply(key, self.sides.joint(action, reply)))
             self._classify(child)
             value = self._search(child, depth - 1)
@@ -467,7 +469,7 @@ class Prover:
             if self.prove(seen, remaining, depth_first=True) < 0:
                 raise AssertionError("a state on a proved strategy is not won")
             key, transform = self._canonical(seen)
-            if transform is not None:
+            if transform is not None and (not frame or frame[-1] is not transform):
                 frame = (*frame, transform)
             entry = self.solved[key]
             used[state] = entry.win

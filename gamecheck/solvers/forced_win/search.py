@@ -34,7 +34,10 @@ from gamecheck.solvers.forced_win.symmetry import symmetry_of
 DEFAULT_MAX_DEPTH = 30
 """The depth bound for games whose rules give no step bound."""
 SLICE_NODES = 20_000
-"""The first node budget of each method in the portfolio; it doubles every round."""
+"""The first node budget of depth-first search in the portfolio; it doubles every round."""
+PROOF_NUMBER_SHARE = 4
+"""df-pn's node budget is this many times smaller (measured: depth-first search settles most
+positions of the built-in games in fewer nodes)."""
 
 
 class Status(StrEnum):
@@ -171,7 +174,8 @@ def _settle(prover: Prover, state: State, depth: int, order: list[bool]) -> int:
     share = SLICE_NODES
     while True:
         for depth_first in list(order):
-            counter.slice_end = counter.nodes + share
+            slice_nodes = share if depth_first else share // PROOF_NUMBER_SHARE
+            counter.slice_end = counter.nodes + slice_nodes
             try:
                 value = prover.prove(state, depth, depth_first=depth_first)
             except SliceExhausted:

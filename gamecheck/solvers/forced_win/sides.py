@@ -72,9 +72,7 @@ class Sides:
             if not actions:
                 raise StuckState(game, state, role)
             legal.append(actions)
-        team = list(itertools.product(*(legal[i] for i in self.team)))
-        replies = list(itertools.product(*(legal[i] for i in self.opponents)))
-        return team, replies
+        return _product(legal, self.team), _product(legal, self.opponents)
 
     def joint(self, action: TeamAction, reply: tuple) -> tuple:
         """The joint action (role order) of a team action and an opponents' reply."""
@@ -93,6 +91,16 @@ class Sides:
             if text != "noop"
         ]
         return ", ".join(moves) or "noop"
+
+
+def _product(legal: list[Sequence[Action]], roles: tuple[int, ...]) -> list[tuple]:
+    """Every joint action of `roles`, the common cases without itertools."""
+    choosing = [i for i in roles if len(legal[i]) > 1]
+    if not choosing:
+        return [tuple(legal[i][0] for i in roles)]
+    if len(roles) == 1:
+        return [(action,) for action in legal[roles[0]]]
+    return list(itertools.product(*(legal[i] for i in roles)))
 
 
 def make_sides(game: Game, roles: Iterable[str]) -> Sides:

@@ -6,9 +6,15 @@ lost together (for a team the map keeps), so the search keys its tables by one
 representative of each class, the least image under the group. The strategy found on
 representatives is mapped back to the real states when it is extracted.
 
-Only declared symmetries are used: tictactoe3d's group of the 4x4x4 cube (the maps of cells
-that keep the 76 lines) in the form that also respects its selection rules. A game without a
-declaration has none.
+The same machinery folds states that differ only in facts the rest of the game can never
+look at again (a projection that keeps legal, next, terminal and goals, actions unchanged).
+
+Only declared foldings are used; a game without a declaration has none:
+- tictactoe3d: the group of the 4x4x4 cube (the maps of cells that keep the 76 lines) in the
+  form that also respects its selection rules;
+- cubicup: the colour of a cube whose upper neighbours are all filled is never looked at
+  again (colours matter for open cubicups, which are empty positions, and for the goals, which
+  look at (7 7 7) and its supporters only), so such cubes are all given the first colour.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from typing import Protocol
 import numpy as np
 
 from gamecheck.models.base import Action, Game, State
+from gamecheck.models.cubicup import TOP_BIT, UPPER_MASK, CubicupGame, CubicupState
 from gamecheck.models.tictactoe3d import (
     CELLS,
     SELECTS,
@@ -61,10 +68,42 @@ def map_team_action(transform: Transform, team: Sequence[int], action: tuple) ->
 
 
 def symmetry_of(game: Game, team: Sequence[int]) -> Symmetry | None:
-    """The declared symmetries of `game` that map the team onto itself (None: none)."""
-    if not isinstance(game, Tictactoe3dGame):
-        return None
-    return _cube_symmetry(frozenset(team))
+    """The declared foldings of `game` that map the team onto itself (None: none)."""
+    if isinstance(game, CubicupGame):
+        return _COVERED_COLOURS
+    if isinstance(game, Tictactoe3dGame):
+        return _cube_symmetry(frozenset(team))
+    return None
+
+
+# -- cubicup ----------------------------------------------------------------------------------
+# Position bit b supports the bits b + 64, b + 72 and b + 73 above it (models/cubicup.py).
+
+
+class _CoveredColours:
+    """cubicup: every filled position below no empty position (but (7 7 7)) gets the first
+    role's colour; actions are unchanged."""
+
+    def canonical(self, state: CubicupState) -> tuple[State, Transform | None]:
+        folded = self.state(state)
+        return (state, None) if folded is state else (folded, self)
+
+    def state(self, state: CubicupState) -> CubicupState:
+        first, second, third = state.owned
+        filled = first | second | third
+        empty = UPPER_MASK & ~filled
+        below_empty = (empty >> 64) | (empty >> 72) | (empty >> 73)
+        covered = filled & ~below_empty & ~(1 << TOP_BIT)
+        if not (second | third) & covered:
+            return state
+        owned = (first | covered, second & ~covered, third & ~covered)
+        return CubicupState(owned, state.cubes, state.control)
+
+    def action(self, role: int, action: Action) -> tuple[int, Action]:
+        return role, action
+
+
+_COVERED_COLOURS = _CoveredColours()
 
 
 @cache
