@@ -27,7 +27,13 @@ from typing import Protocol
 import numpy as np
 
 from gamecheck.models.base import Action, Game, State
-from gamecheck.models.cubicup import TOP_BIT, UPPER_MASK, CubicupGame, CubicupState
+from gamecheck.models.cubicup import (
+    TOP_BIT,
+    TOP_SUPPORT_MASK,
+    UPPER_MASK,
+    CubicupGame,
+    CubicupState,
+)
 from gamecheck.models.tictactoe3d import (
     CELLS,
     SELECTS,
@@ -81,8 +87,8 @@ def symmetry_of(game: Game, team: Sequence[int]) -> Symmetry | None:
 
 
 class _CoveredColours:
-    """cubicup: every filled position below no empty position (but (7 7 7)) gets the first
-    role's colour; actions are unchanged."""
+    """cubicup: every filled position below no empty position gets the first role's colour,
+    but those the goals look at; actions are unchanged."""
 
     def canonical(self, state: CubicupState) -> tuple[State, Transform | None]:
         folded = self.state(state)
@@ -93,7 +99,7 @@ class _CoveredColours:
         filled = first | second | third
         empty = UPPER_MASK & ~filled
         below_empty = (empty >> 64) | (empty >> 72) | (empty >> 73)
-        covered = filled & ~below_empty & ~(1 << TOP_BIT)
+        covered = filled & ~below_empty & ~GOAL_MASK
         if not (second | third) & covered:
             return state
         owned = (first | covered, second & ~covered, third & ~covered)
@@ -104,6 +110,8 @@ class _CoveredColours:
 
 
 _COVERED_COLOURS = _CoveredColours()
+GOAL_MASK = 1 << TOP_BIT | TOP_SUPPORT_MASK
+"""The positions the goals look at: (7 7 7) and its supporters."""
 
 
 @cache
