@@ -7,13 +7,14 @@ import itertools
 from pathlib import Path
 
 import pytest
+
 from gamecheck.analysis.loading import load_game
 from gamecheck.analysis.playouts import random_steps
 from gamecheck.budget import Budget
 from gamecheck.models import get_game
 from gamecheck.solvers.forced_win.and_or import NodeCounter, Prover
-from gamecheck.solvers.forced_win.sides import Sides
 from gamecheck.solvers.forced_win.search import Status, forced_win
+from gamecheck.solvers.forced_win.sides import Sides
 from gamecheck.solvers.forced_win.strategy_check import StrategyCheckFailure, check_strategy
 from tests.forced_win_reference import earliest_forced_win, won_within
 from tests.tiny_games import HEADS, PenniesGame

@@ -76,6 +76,8 @@ def verification_text(result: Verification) -> str:
     lines.append(f"  {'outcomes':18} {result.outcomes.status:8} {vectors}")
     for label, answer, unit in rows[4:]:
         lines += _answer_lines(result.roles, label, answer, unit)
+    teams = " | ".join(" ".join(team) for team in result.teams.value or []) or "none"
+    lines.append(f"  {'teams':18} {result.teams.status:8} {teams}")
     if not result.complete:
         lines.append("  (the longest game is not proved: answers hold up to the horizon only)")
     if result.interrupted:
