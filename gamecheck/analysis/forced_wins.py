@@ -18,6 +18,7 @@ question it settles in them stays quick.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -41,6 +42,8 @@ QUICK_NODES = 10_000
 """Search nodes tried before the rules' depth bounds are looked for."""
 LINE_SHARE = 0.2
 """The share of the time left for the shortest cooperative line."""
+LINE_RULES_SHARE = 0.8
+"""Without opponents the answer is a line on the ground rules: they may take most of it."""
 
 
 def solve_forced_win(
@@ -64,8 +67,10 @@ def solve_forced_win(
     the start is reachable, so the rules' depth bound applies. `teams` and `rules` may be
     passed when they are known already (an endgame study finds them once)."""
     budget = budget or Budget()
+    clock = time.monotonic()
     game = load_game(subject)
     sides, source = _sides(game, role, team, teams, budget)
+    asked = {"role": role or sides.team_roles[0], "team_source": source}
     if reachable is None:
         reachable = start is None
     state = game.initial_state() if start is None else start
@@ -74,7 +79,7 @@ def solve_forced_win(
         result = forced_win_sat(
             game, sides.team_roles, system, start=state, max_depth=max_depth, budget=budget
         )
-        return replace(result, team_source=source)
+        return replace(result, **asked, seconds=time.monotonic() - clock)
     if method != "search":
         raise GamecheckError(f"unknown method {method!r}: {' or '.join(METHODS)}")
     search = {
@@ -83,34 +88,36 @@ def solve_forced_win(
         "budget": budget,
         "progress": progress,
     }
+    lower = 0
     if rules is None and sides.opponents:
         quick_limit = QUICK_NODES if node_limit is None else min(node_limit, QUICK_NODES)
         quick = forced_win(game, sides.team_roles, **search, node_limit=quick_limit)
         if quick.status is not Status.UNKNOWN or quick_limit == node_limit or budget.expired:
-            return replace(quick, role=role or sides.team_roles[0], team_source=source)
+            return replace(quick, **asked, seconds=time.monotonic() - clock)
+        lower = quick.searched_depth + 1
     if rules is None and (reachable or not sides.opponents):
-        rules = ground_rules(game, budget.part(share=RULES_SHARE))
-    lower = 0
+        share = RULES_SHARE if sides.opponents else LINE_RULES_SHARE
+        rules = ground_rules(game, budget.part(share=share))
     if rules is not None and reachable:
-        lower = rules.lower_bound(sides.team_roles, state, budget)
+        lower = max(lower, rules.lower_bound(sides.team_roles, state, budget))
     if rules is not None and sides.opponents:
         lower = _cooperative_bound(rules, sides, state, reachable, lower, max_depth, budget)
         if lower is None:  # not even a line where every role helps: no forced win
-            result = ForcedWin(
+            bound = depth_bound(game, max_depth)
+            return ForcedWin(
                 game=game.name,
-                role=sides.team_roles[0],
                 team=sides.team_roles,
-                max_depth=depth_bound(game, max_depth),
+                max_depth=bound,
                 status=Status.NONE,
                 depth=None,
-                searched_depth=depth_bound(game, max_depth),
+                searched_depth=bound,
                 first_action=None,
                 strategy_size=None,
                 nodes=0,
-                seconds=0.0,
+                seconds=time.monotonic() - clock,
                 method="line",
+                **asked,
             )
-            return replace(result, role=role or sides.team_roles[0], team_source=source)
     if not sides.opponents and rules is not None:
         result = winning_line(
             rules,
@@ -125,7 +132,7 @@ def solve_forced_win(
         result = forced_win(
             game, sides.team_roles, **search, node_limit=node_limit, lower_bound=lower
         )
-    return replace(result, role=role or sides.team_roles[0], team_source=source)
+    return replace(result, **asked, seconds=time.monotonic() - clock)
 
 
 def _cooperative_bound(

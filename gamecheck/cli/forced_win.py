@@ -163,8 +163,8 @@ def result_text(result, state_file: str | None, strategy_file: str | None = None
         )
     if result.lower_bound > 0:
         lines.append(
-            f"the rules allow no win in fewer than {_steps(result.lower_bound)} from here "
-            "(proved by a counter of the rules)"
+            f"no win in fewer than {_steps(result.lower_bound)} from here (proved before the "
+            "main search: the rules' counter, a line where every role helps, a short search)"
         )
     if result.status is Status.FOUND:
         lines.append(f"found: {who} forces a win in {_steps(result.depth)} (and no fewer)")
@@ -187,11 +187,12 @@ def result_text(result, state_file: str | None, strategy_file: str | None = None
         lines.append(
             f"unknown: {proved}the time limit ran out at depth {result.searched_depth + 1}"
         )
-    rate = result.nodes / result.seconds if result.seconds > 0 else 0
-    unit = {"sat": "SAT calls", "line": "SAT calls", "search": "nodes"}[result.method]
-    lines.append(
-        f"{result.nodes} {unit} in {result.seconds:.2f} s ({rate:.0f}/s), method {result.method}"
-    )
+    if result.method == "search":
+        rate = result.nodes / result.seconds if result.seconds > 0 else 0
+        effort = f"{result.nodes} nodes in {result.seconds:.2f} s ({rate:.0f}/s)"
+    else:
+        effort = f"{result.nodes} SAT calls in {result.seconds:.2f} s"
+    lines.append(f"{effort}, method {result.method}")
     return "\n".join(lines)
 
 

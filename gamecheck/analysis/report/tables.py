@@ -83,14 +83,15 @@ def _one_row(summary: pd.Series) -> pd.DataFrame:
 def forced_wins(results: GameResults) -> pd.DataFrame:
     """Per role (or team: roles proved to share their goals, joined by commas), the forced
     win from the initial state: the answer, the fewest steps of a forced win or the depth up
-    to which none is proved, the rules' lower bound, how it was found, and its size."""
+    to which none is proved, the depth below which no win was proved before the main search,
+    how it was found, and its size."""
     rows = [
         {
             "role": label,
             "answer": str(win.status),
             "fewest steps": win.depth,
             "proved: none within (steps)": win.searched_depth if win.searched_depth >= 0 else None,
-            "no win before (rules)": win.lower_bound,
+            "no win before (proved first)": win.lower_bound,
             "first action": win.first_action,
             "strategy states": win.strategy_size,
             "method": win.method,

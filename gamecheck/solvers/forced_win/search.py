@@ -70,7 +70,8 @@ class ForcedWin:
     seconds: float
     method: str
     lower_bound: int = 0
-    """No win takes fewer steps (proved from the rules before the search; 0: no bound)."""
+    """No win takes fewer steps, proved before the main search began (by the rules' counter,
+    the shortest line where every role helps, or a first short search; 0: no bound)."""
     team_source: str = "alone"
     """How the team was chosen: `alone`, `given` (--team), or `proved` (equal goals)."""
     strategy: Strategy | None = field(default=None, repr=False, compare=False)
