@@ -12,7 +12,7 @@ first, so the small K are settled and the large ones get what time is left.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
@@ -104,7 +104,7 @@ def endgame_study(
         teams = find_teams(game, budget.part(share=TEAM_SHARE))
         asked = list(game.roles if roles is None else roles)
         groups = list(dict.fromkeys(teams.team_of(role) for role in asked))
-    rules = ground_rules(game, budget.part(share=RULES_SHARE)) if positions else None
+    rules = _Once(lambda: ground_rules(game, budget.part(share=RULES_SHARE)))
     searches = [(position, team) for position in positions for team in groups]
     rows = []
     for done, (position, team) in enumerate(searches):
@@ -133,6 +133,20 @@ def endgame_study(
             }
         )
     return pd.DataFrame(rows, columns=list(STUDY_COLUMNS)).astype(STUDY_COLUMNS)
+
+
+class _Once:
+    """A value made the first time it is asked for."""
+
+    def __init__(self, make: Callable[[], object]):
+        self.make = make
+        self.made = False
+        self.value = None
+
+    def __call__(self):
+        if not self.made:
+            self.value, self.made = self.make(), True
+        return self.value
 
 
 def endgame_summary(study: pd.DataFrame) -> pd.DataFrame:

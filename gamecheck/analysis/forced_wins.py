@@ -13,13 +13,13 @@ Both start at a depth below which no win is possible: from a reachable state, th
 of a won state by the rules' counter (analysis/win_bounds.py); from any state, the shortest
 winning line when every role cooperates (no line at all: `none`, proved). Finding these takes
 the rules' invariants (seconds), so the search first gets a few nodes without them: a
-question it settles in them stays quick.
+question it settles in them stays quick, and the depth it proved is where the next starts.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from gamecheck.analysis.loading import Subject, load_game, load_rule_sheet
@@ -28,7 +28,7 @@ from gamecheck.analysis.win_bounds import GroundRules, ground_rules
 from gamecheck.analysis.winning_line import LineSearch, winning_line
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.errors import GamecheckError
-from gamecheck.models.base import State
+from gamecheck.models.base import Game, State
 from gamecheck.solvers.forced_win.sat import forced_win_sat
 from gamecheck.solvers.forced_win.search import ForcedWin, Status, depth_bound, forced_win
 from gamecheck.solvers.forced_win.sides import Sides, make_sides
@@ -38,12 +38,14 @@ METHODS = ("search", "sat")
 TEAM_SHARE = 0.1
 RULES_SHARE = 0.2
 """Shares of the time left for finding the teams, and the ground rules' invariants."""
-QUICK_NODES = 10_000
-"""Search nodes tried before the rules' depth bounds are looked for."""
-LINE_SHARE = 0.2
-"""The share of the time left for the shortest cooperative line."""
 LINE_RULES_SHARE = 0.8
 """Without opponents the answer is a line on the ground rules: they may take most of it."""
+LINE_SHARE = 0.2
+"""The share of the time left for the shortest cooperative line."""
+QUICK_NODES = 10_000
+"""Search nodes tried before the rules' depth bounds are looked for..."""
+QUICK_LINE_DEPTH = 12
+"""...where there are opponents, or the depth bound is at most this."""
 
 
 def solve_forced_win(
@@ -58,102 +60,37 @@ def solve_forced_win(
     node_limit: int | None = None,
     method: str = "search",
     progress: bool = False,
+    stage: Callable[[str], None] = lambda _: None,
     teams: Teams | None = None,
-    rules: GroundRules | None = None,
+    rules: Callable[[], GroundRules | None] | None = None,
 ) -> ForcedWin:
     """Whether `role` (with its team) or the given `team` can force goal 100 for all its
     roles from `start` (default: the initial state) within `max_depth` steps (default: the
     game's step bound), and in how few. `reachable` (default: when no start is given) says
-    the start is reachable, so the rules' depth bound applies. `teams` and `rules` may be
-    passed when they are known already (an endgame study finds them once)."""
-    budget = budget or Budget()
-    clock = time.monotonic()
-    game = load_game(subject)
-    sides, source = _sides(game, role, team, teams, budget)
-    asked = {"role": role or sides.team_roles[0], "team_source": source}
-    if reachable is None:
-        reachable = start is None
-    state = game.initial_state() if start is None else start
-    if method == "sat":
-        system = ground(load_rule_sheet(game).rules, game.name, budget=budget)
-        result = forced_win_sat(
-            game, sides.team_roles, system, start=state, max_depth=max_depth, budget=budget
-        )
-        return replace(result, **asked, seconds=time.monotonic() - clock)
-    if method != "search":
+    the start is reachable, so the rules' depth bound applies. `progress` shows the search's
+    progress bar, `stage` is told each phase. `teams` may be passed when they are known
+    already, and `rules` gives the game's ground rules when they are needed (an endgame study
+    finds both once for all its questions)."""
+    if method not in METHODS:
         raise GamecheckError(f"unknown method {method!r}: {' or '.join(METHODS)}")
-    search = {
-        "start": state,
-        "max_depth": max_depth,
-        "budget": budget,
-        "progress": progress,
-    }
-    lower = 0
-    if rules is None and sides.opponents:
-        quick_limit = QUICK_NODES if node_limit is None else min(node_limit, QUICK_NODES)
-        quick = forced_win(game, sides.team_roles, **search, node_limit=quick_limit)
-        if quick.status is not Status.UNKNOWN or quick_limit == node_limit or budget.expired:
-            return replace(quick, **asked, seconds=time.monotonic() - clock)
-        lower = quick.searched_depth + 1
-    if rules is None and (reachable or not sides.opponents):
-        share = RULES_SHARE if sides.opponents else LINE_RULES_SHARE
-        rules = ground_rules(game, budget.part(share=share))
-    if rules is not None and reachable:
-        lower = max(lower, rules.lower_bound(sides.team_roles, state, budget))
-    if rules is not None and sides.opponents:
-        lower = _cooperative_bound(rules, sides, state, reachable, lower, max_depth, budget)
-        if lower is None:  # not even a line where every role helps: no forced win
-            bound = depth_bound(game, max_depth)
-            return ForcedWin(
-                game=game.name,
-                team=sides.team_roles,
-                max_depth=bound,
-                status=Status.NONE,
-                depth=None,
-                searched_depth=bound,
-                first_action=None,
-                strategy_size=None,
-                nodes=0,
-                seconds=time.monotonic() - clock,
-                method="line",
-                **asked,
-            )
-    if not sides.opponents and rules is not None:
-        result = winning_line(
-            rules,
-            sides,
-            start=state,
-            reachable=reachable,
-            max_depth=max_depth,
-            lower_bound=lower,
-            budget=budget,
-        )
+    clock = time.monotonic()
+    budget = budget or Budget()
+    game = load_game(subject)
+    if team is None:
+        stage("teams")
+    sides, source = _sides(game, role, team, teams, budget)
+    state = game.initial_state() if start is None else start
+    question = _Question(game, sides, state, max_depth, budget, node_limit, progress, stage)
+    if method == "sat":
+        result = question.by_sat()
     else:
-        result = forced_win(
-            game, sides.team_roles, **search, node_limit=node_limit, lower_bound=lower
-        )
-    return replace(result, **asked, seconds=time.monotonic() - clock)
+        reachable = start is None if reachable is None else reachable
+        result = question.answer(reachable, rules or question.own_rules)
+    seconds = time.monotonic() - clock
+    return replace(result, role=role or sides.team_roles[0], team_source=source, seconds=seconds)
 
 
-def _cooperative_bound(
-    rules: GroundRules, sides: Sides, state: State, reachable: bool, lower: int, max_depth, budget
-) -> int | None:
-    """The depth of the shortest line won by the team when every role helps (at least
-    `lower`), or as deep as no such line is proved within a share of the budget; None when
-    there is none within the depth bound."""
-    last = depth_bound(rules.game, max_depth)
-    part = budget.part(share=LINE_SHARE)
-    with LineSearch(rules, sides.team_roles, state, reachable=reachable, budget=part) as search:
-        try:
-            line = search.shortest(lower, last)
-        except OutOfBudget:
-            return max(lower, search.proved + 1)
-    if line is not None:
-        return line.depth
-    return None if search.proved >= last else max(lower, search.proved + 1)
-
-
-def _sides(game, role, team, teams, budget: Budget) -> tuple[Sides, str]:
+def _sides(game: Game, role, team, teams, budget: Budget) -> tuple[Sides, str]:
     """The team and how it was chosen: `given`, `proved` (the role's team) or `alone`."""
     if team is not None:
         return make_sides(game, team), "given"
@@ -163,3 +100,109 @@ def _sides(game, role, team, teams, budget: Budget) -> tuple[Sides, str]:
     teams = teams or find_teams(game, budget.part(share=TEAM_SHARE))
     members = teams.team_of(role)
     return make_sides(game, members), "proved" if len(members) > 1 else "alone"
+
+
+class _Question:
+    """One forced-win question, answered phase by phase within one budget."""
+
+    def __init__(self, game, sides, state, max_depth, budget, node_limit, progress, stage):
+        self.game = game
+        self.sides = sides
+        self.state = state
+        self.max_depth = max_depth
+        self.last = depth_bound(game, max_depth)
+        self.budget = budget
+        self.node_limit = node_limit
+        self.progress = progress
+        self.stage = stage
+
+    def by_sat(self) -> ForcedWin:
+        self.stage("grounding")
+        system = ground(load_rule_sheet(self.game).rules, self.game.name, budget=self.budget)
+        self.stage("SAT, depth by depth")
+        return forced_win_sat(
+            self.game,
+            self.sides.team_roles,
+            system,
+            start=self.state,
+            max_depth=self.max_depth,
+            budget=self.budget,
+        )
+
+    def own_rules(self) -> GroundRules | None:
+        self.stage("ground rules and invariants")
+        share = RULES_SHARE if self.sides.opponents else LINE_RULES_SHARE
+        return ground_rules(self.game, self.budget.part(share=share))
+
+    def answer(self, reachable: bool, find_rules: Callable[[], GroundRules | None]) -> ForcedWin:
+        opposed = bool(self.sides.opponents)
+        lower = 0
+        if opposed or self.last <= QUICK_LINE_DEPTH:
+            quick = self._search(min(QUICK_NODES, self.node_limit or QUICK_NODES), 0)
+            if quick.status is not Status.UNKNOWN or quick.nodes < QUICK_NODES:
+                return quick  # settled, or the budget (time or nodes) ran out
+            lower = quick.searched_depth + 1
+        rules = find_rules() if reachable or not opposed else None
+        if rules is not None and reachable:
+            lower = max(lower, rules.lower_bound(self.sides.team_roles, self.state, self.budget))
+        if rules is not None and not opposed:
+            self.stage(f"winning line, from depth {lower}")
+            return winning_line(
+                rules,
+                self.sides,
+                start=self.state,
+                reachable=reachable,
+                max_depth=self.max_depth,
+                lower_bound=lower,
+                budget=self.budget,
+            )
+        if rules is not None:
+            lower = self._cooperative_bound(rules, reachable, lower)
+            if lower is None:  # not even a line where every role helps: no forced win
+                return self._no_line()
+        return self._search(self.node_limit, lower)
+
+    def _search(self, node_limit: int | None, lower: int) -> ForcedWin:
+        self.stage(f"search from depth {lower}")
+        return forced_win(
+            self.game,
+            self.sides.team_roles,
+            start=self.state,
+            max_depth=self.max_depth,
+            budget=self.budget,
+            node_limit=node_limit,
+            lower_bound=lower,
+            progress=self.progress,
+        )
+
+    def _cooperative_bound(self, rules: GroundRules, reachable: bool, lower: int) -> int | None:
+        """The depth of the shortest line won by the team when every role helps (at least
+        `lower`), or as deep as no such line is proved within a share of the budget; None when
+        there is none within the depth bound."""
+        self.stage(f"shortest line where every role helps, from depth {lower}")
+        part = self.budget.part(share=LINE_SHARE)
+        team = self.sides.team_roles
+        with LineSearch(rules, team, self.state, reachable=reachable, budget=part) as search:
+            try:
+                line = search.shortest(lower, self.last)
+            except OutOfBudget:
+                return max(lower, search.proved + 1)
+        if line is not None:
+            return line.depth
+        return None if search.proved >= self.last else max(lower, search.proved + 1)
+
+    def _no_line(self) -> ForcedWin:
+        return ForcedWin(
+            game=self.game.name,
+            role=self.sides.team_roles[0],
+            team=self.sides.team_roles,
+            max_depth=self.last,
+            status=Status.NONE,
+            depth=None,
+            searched_depth=self.last,
+            first_action=None,
+            strategy_size=None,
+            nodes=0,
+            seconds=0.0,
+            method="line",
+        )

@@ -83,25 +83,29 @@ def partition(roles: Sequence[str], equal: Callable[[int, int], bool | None]) ->
 
 
 def find_teams(subject: Subject, budget: Budget | None = None) -> Teams:
-    """The teams of a game, for a forced-win question: pairs the circuit does not settle are
-    looked at in random playouts (a witness that they differ), then by SAT on the states the
-    proved invariants allow, within `budget`; what is left unproved stands alone."""
+    """The teams of a game, for a forced-win question: random playouts show pairs that
+    differ (a witness), the circuit or SAT on the states the proved invariants allow shows
+    pairs equal, within `budget`; what is left unproved stands alone. The rules are ground
+    only when the playouts leave a pair."""
     budget = budget or Budget()
     game = load_game(subject)
+    differing = _differing_in_playouts(game)
+    pairs = len(game.roles) * (len(game.roles) - 1) // 2
+    if len(differing) == pairs:
+        return Teams(tuple((role,) for role in game.roles), True)
     sheet = load_rule_sheet(game)
     try:
         system = ground(sheet.rules, sheet.name, budget=budget)
     except OutOfBudget:
         return Teams(tuple((role,) for role in game.roles), False)
-    differing = _differing_in_playouts(game)
     prover = _InvariantProver(system, budget)
 
     def equal(a: int, b: int) -> bool | None:
+        if (a, b) in differing:
+            return False
         condition = goals_differ(system, a, b)
         if condition == FALSE:
             return True
-        if (a, b) in differing:
-            return False
         return prover.impossible(condition)
 
     return partition(game.roles, equal)

@@ -21,6 +21,7 @@ from gamecheck.analysis.loading import Subject, load_game, load_rule_sheet
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.errors import BadTermError, UnknownGameError
 from gamecheck.models.base import Game, State
+from gamecheck.models.sheet import GdlGame
 from gamecheck.solvers.forced_win.sat import fluents_of
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.grounder import ground
@@ -115,13 +116,23 @@ class GroundRules:
 
 
 def ground_rules(subject: Subject, budget: Budget) -> GroundRules | None:
-    """The ground rules and invariants of a game, within `budget` (None if it ends first or
-    the game has no rule sheet)."""
+    """The ground rules and invariants of a game, within `budget` (None if it ends before the
+    grounding, or the game has no rule sheet; the invariants proved by then if it ends
+    later). A built-in game's are found once per process."""
     game = load_game(subject)
+    built_in = not isinstance(game, GdlGame)
+    if built_in and game.name in _BUILT_IN:
+        return _BUILT_IN[game.name]
     try:
         sheet = load_rule_sheet(game)
         system = ground(sheet.rules, sheet.name, budget=budget)
         invariants = find_invariants(system, budget=budget)
     except (OutOfBudget, UnknownGameError):
         return None
-    return GroundRules(game, system, invariants)
+    rules = GroundRules(game, system, invariants)
+    if built_in and not budget.expired:  # invariants cut short are kept for this call only
+        _BUILT_IN[game.name] = rules
+    return rules
+
+
+_BUILT_IN: dict[str, GroundRules] = {}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 
 from gamecheck.budget import Budget
 from gamecheck.cli import DEFECTIVE, status
@@ -109,6 +110,11 @@ def _run_one(game, args, budget: Budget, team) -> int:
     if args.before or args.csv:
         raise GamecheckError("--before and --csv belong to an endgame study (--endgames N)")
     start = read_state(game, args.state) if args.state else None
+    clock = time.monotonic()
+
+    def stage(text: str) -> None:
+        print(f"[{time.monotonic() - clock:7.1f}s] {text}", file=sys.stderr, flush=True)
+
     result = solve_forced_win(
         game,
         args.role,
@@ -118,6 +124,7 @@ def _run_one(game, args, budget: Budget, team) -> int:
         budget=budget,
         method=args.method,
         progress=True,
+        stage=stage,
     )
     if args.strategy and result.strategy is not None:
         text = json.dumps(result.strategy.to_json(game)) + "\n"
@@ -187,12 +194,11 @@ def result_text(result, state_file: str | None, strategy_file: str | None = None
         lines.append(
             f"unknown: {proved}the time limit ran out at depth {result.searched_depth + 1}"
         )
-    if result.method == "search":
-        rate = result.nodes / result.seconds if result.seconds > 0 else 0
-        effort = f"{result.nodes} nodes in {result.seconds:.2f} s ({rate:.0f}/s)"
-    else:
-        effort = f"{result.nodes} SAT calls in {result.seconds:.2f} s"
-    lines.append(f"{effort}, method {result.method}")
+    unit = "nodes" if result.method == "search" else "SAT calls"
+    lines.append(
+        f"{result.nodes} {unit} in the last phase, {result.seconds:.2f} s in all, "
+        f"method {result.method}"
+    )
     return "\n".join(lines)
 
 
