@@ -150,7 +150,7 @@ def test_output_does_not_depend_on_hash_randomisation(tmp_path, one_jump):
         (["--role", "red", "--state", "/nonexistent/state.txt"], "cannot read"),
         (["--role", "red", "--before", "3"], "belong to an endgame study"),
         (["--endgames", "3"], "needs --before"),
-        (["--endgames", "3", "--before", "3", "--json"], "do not apply"),
+        (["--endgames", "3", "--before", "3", "--state", "s.txt"], "do not apply"),
     ],
 )
 def test_bad_input_is_one_sentence_and_status_2(capsys, argv, message):
@@ -263,3 +263,19 @@ def test_a_gdl_rule_sheet_from_a_state_file(capsys, tmp_path):
     answer = json.loads(out)
     assert status == 0
     assert (answer["status"], answer["depth"], answer["searched_depth"]) == ("found", 5, 4)
+
+
+def test_endgame_study_as_json(capsys):
+    # two playouts, K = 1 and 2, three roles without teams: 12 rows, all settled (a role can
+    # always be searched to the end of so few steps)
+    argv = ["forced-win", "tictacchess", "--endgames", "2", "--before", "1", "2", "--json"]
+    status, out, _ = run(capsys, *argv)
+    answer = json.loads(out)
+    assert status == 0
+    assert (answer["kind"], answer["game"], answer["settled_depth"]) == (
+        "endgame_study",
+        "tictacchess",
+        2,
+    )
+    assert len(answer["rows"]) == 2 * 2 * 3
+    assert {row["status"] for row in answer["rows"]} <= {"found", "none"}

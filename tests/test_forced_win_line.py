@@ -87,7 +87,7 @@ def test_team_endgame_study_one_mark_before_the_end():
     # mark made a line (the team that made it), and the other team cannot win in 3 steps.
     game = get_game("tictactoe3d")
     positions = endgame_positions(game, 3, [3])
-    study = endgame_study(game, positions, budget=Budget(120))
+    study = endgame_study(game, positions, budget=Budget(120)).rows
     assert set(study["role"]) == {"xrow,xcolumn,xlevel", "orow,ocolumn,olevel"}
     for position in positions:
         goals = random_playout(game, position.seed).goals

@@ -23,6 +23,7 @@ from gamecheck.analysis.teams import find_teams
 from gamecheck.analysis.win_bounds import ground_rules
 from gamecheck.budget import Budget
 from gamecheck.models.base import Game, State
+from gamecheck.schema import stamped
 from gamecheck.solvers.forced_win.search import Status
 from gamecheck.solvers.forced_win.sides import StuckState
 
@@ -38,6 +39,29 @@ STUDY_COLUMNS = {
     "seconds": "float64",
 }
 SUMMARY_COLUMNS = ["positions", "found", "none", "unknown", "found_share"]
+
+
+@dataclass(frozen=True)
+class EndgameStudy:
+    """The answers of a study: one row per position and role or team (STUDY_COLUMNS)."""
+
+    game: str
+    rows: pd.DataFrame
+
+    @property
+    def settled_depth(self) -> int | None:
+        return settled_depth(self.rows)
+
+    def to_json(self) -> dict:
+        rows = self.rows.astype(object).where(self.rows.notna(), None)
+        return stamped(
+            "endgame_study",
+            {
+                "game": self.game,
+                "settled_depth": self.settled_depth,
+                "rows": rows.to_dict(orient="records"),
+            },
+        )
 
 
 @dataclass(frozen=True)
@@ -90,7 +114,7 @@ def endgame_study(
     budget: Budget | None = None,
     node_limit: int | None = None,
     progress: bool = False,
-) -> pd.DataFrame:
+) -> EndgameStudy:
     """One row per position and team (each asked role's team, once; or the given `team`):
     can it force a win within `before` steps?
 
@@ -132,7 +156,8 @@ def endgame_study(
                 "seconds": round(result.seconds, 3),
             }
         )
-    return pd.DataFrame(rows, columns=list(STUDY_COLUMNS)).astype(STUDY_COLUMNS)
+    frame = pd.DataFrame(rows, columns=list(STUDY_COLUMNS)).astype(STUDY_COLUMNS)
+    return EndgameStudy(game.name, frame)
 
 
 class _Once:

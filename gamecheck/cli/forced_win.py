@@ -222,21 +222,25 @@ def _run_study(game, args, budget: Budget, team) -> int:
 
     if not args.before:
         raise GamecheckError("an endgame study needs --before K [K ...]")
-    if args.state or args.max_depth is not None or args.json or args.strategy:
-        raise GamecheckError(
-            "--state, --max-depth, --json and --strategy do not apply to an endgame study"
-        )
+    if args.state or args.max_depth is not None or args.strategy:
+        raise GamecheckError("--state, --max-depth and --strategy do not apply to an endgame study")
     if args.method != "search":
         raise GamecheckError("an endgame study uses the search method")
     positions = endgame_positions(game, args.endgames, args.before, seed=args.seed)
     roles = None if args.role is None else [args.role]
     study = endgame_study(game, positions, roles=roles, team=team, budget=budget, progress=True)
+    rows = study.rows
     if args.csv:
-        write_atomically(args.csv, lambda file: study.to_csv(file, index=False))
+        write_atomically(args.csv, lambda file: rows.to_csv(file, index=False))
+    if args.json:
+        print(json.dumps(study.to_json()))
+        return status(unknown=bool(len(rows)) and (rows["status"] == "unknown").any())
     seeds = f"seeds {args.seed}..{args.seed + args.endgames - 1}"
     print(
         f"{game.name}: who can force a win from K steps before the end of "
         f"{args.endgames} random playouts ({seeds})"
     )
-    print(endgame_summary(study).to_string() if len(study) else "no positions")
-    return status(unknown=bool(len(study)) and (study["status"] == "unknown").any())
+    print(endgame_summary(rows).to_string() if len(rows) else "no positions")
+    if study.settled_depth is not None:
+        print(f"every position is settled (found or none) for every K up to {study.settled_depth}")
+    return status(unknown=bool(len(rows)) and (rows["status"] == "unknown").any())

@@ -121,7 +121,7 @@ def gather_game(
         positions,
         budget=Budget(settings.endgame_time_limit),
         node_limit=settings.endgame_nodes,
-    )
+    ).rows
     seconds["endgame study"] = _since(began)
 
     sudoku = None
