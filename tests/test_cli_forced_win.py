@@ -241,7 +241,8 @@ def test_endgame_study_of_one_role(capsys):
     status, out, _ = run(capsys, *argv)
     assert status == 0
     table = out.splitlines()[2:]
-    assert len(table) == 2 and table[1].split()[:3] == ["1", "blue", "2"]
+    assert len(table) == 3 and table[1].split()[:3] == ["1", "blue", "2"]
+    assert table[2] == "every position is settled (found or none) for every K up to 1"
 
 
 def test_no_time_left_gives_unknown_before_depth_0():
