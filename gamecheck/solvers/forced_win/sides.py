@@ -104,8 +104,8 @@ def _product(legal: list[Sequence[Action]], roles: tuple[int, ...]) -> list[tupl
 
 
 def make_sides(game: Game, roles: Iterable[str]) -> Sides:
-    """The sides with `roles` as the team; GamecheckError for an unknown role, a role named
-    twice, or a team of every role when nobody is left to oppose it is fine."""
+    """The sides with `roles` as the team (every role is allowed: then nobody opposes it);
+    GamecheckError for no role, an unknown role, or a role named twice."""
     names = list(roles)
     if not names:
         raise GamecheckError("a team needs at least one role")
@@ -118,11 +118,3 @@ def make_sides(game: Game, roles: Iterable[str]) -> Sides:
 def parse_team(text: str) -> list[str]:
     """`R1,R2,...` as role names (blanks around commas allowed)."""
     return [name.strip() for name in text.split(",") if name.strip()]
-
-
-def team_actions_text(sides: Sides, actions: Sequence[Action]) -> dict[str, str]:
-    """A team action as {role: action text}."""
-    return {
-        role: sides.game.action_text(action)
-        for role, action in zip(sides.team_roles, actions, strict=True)
-    }
