@@ -15,6 +15,9 @@ What the command line does, a notebook can call here. Every result is a dataclas
 >>> win = gamecheck.forced_win(game, "red", max_depth=4)
 >>> str(win.status), win.searched_depth
 ('none', 4)
+>>> x = gamecheck.forced_win("tictactoe3d", "xrow", max_depth=6)
+>>> x.team, str(x.status)
+(('xrow', 'xcolumn', 'xlevel'), 'none')
 
 The modules behind it: `gamecheck.models` (the built-in games and the Game interface),
 `gamecheck.gdl` (rule sheets), `gamecheck.solvers` (encodings and searches),
@@ -23,6 +26,7 @@ The modules behind it: `gamecheck.models` (the built-in games and the Game inter
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 __version__ = "0.2.0"
@@ -78,14 +82,18 @@ def verify(
 
 def forced_win(
     subject: Subject,
-    role: str,
+    role: str | None = None,
     *,
+    team: Sequence[str] | None = None,
     time_limit: float | None = 60.0,
     max_depth: int | None = None,
 ) -> ForcedWin:
-    """Whether `role` can force goal 100 from the initial state within `max_depth` steps
-    (default: the game's step bound) whatever all other roles do together, and how soon."""
-    from gamecheck.analysis.loading import load_game
-    from gamecheck.solvers.forced_win.search import forced_win as search
+    """Whether `role` (with the roles proved to share its goals: its team) or the given
+    `team` can force goal 100 from the initial state within `max_depth` steps (default: the
+    game's step bound) whatever all other roles do together, and how soon."""
+    from gamecheck.analysis.forced_wins import solve_forced_win
+    from gamecheck.budget import Budget
 
-    return search(load_game(subject), role, max_depth=max_depth, time_limit=time_limit)
+    return solve_forced_win(
+        subject, role, team=team, max_depth=max_depth, budget=Budget(time_limit)
+    )

@@ -15,6 +15,7 @@ import pytest
 import gamecheck.solvers.forced_win.search
 from gamecheck.analysis.endgames import endgame_summary
 from gamecheck.analysis.playouts import random_playout
+from gamecheck.budget import Budget
 from gamecheck.cli import main
 from gamecheck.models import get_game
 from gamecheck.solvers.forced_win.search import Status, forced_win
@@ -22,11 +23,18 @@ from gamecheck.solvers.forced_win.strategy_check import StrategyCheckFailure
 
 ROOT = Path(__file__).resolve().parent.parent
 JSON_KEYS = [
+    "kind",
+    "schema_version",
+    "gamecheck",
     "game",
     "role",
+    "team",
+    "team_source",
     "status",
+    "max_depth",
     "depth",
     "searched_depth",
+    "lower_bound",
     "first_action",
     "strategy_size",
     "nodes",
@@ -75,12 +83,20 @@ def test_json_keys_and_values(capsys, one_jump):
     assert status == 0
     answer = json.loads(out)
     assert list(answer) == JSON_KEYS
-    assert {key: answer[key] for key in JSON_KEYS if key not in ("nodes", "seconds")} == {
+    assert {
+        key: answer[key] for key in JSON_KEYS if key not in ("gamecheck", "nodes", "seconds")
+    } == {
+        "kind": "forced_win",
+        "schema_version": 1,
         "game": "tictacchess",
         "role": "red",
+        "team": ["red"],
+        "team_source": "alone",
         "status": "found",
+        "max_depth": 30,
         "depth": 1,
         "searched_depth": 0,
+        "lower_bound": 0,
         "first_action": "(move 1 4 3 5)",
         "strategy_size": 1,
         "method": "search",
@@ -134,7 +150,7 @@ def test_output_does_not_depend_on_hash_randomisation(tmp_path, one_jump):
         (["--role", "red", "--state", "/nonexistent/state.txt"], "cannot read"),
         (["--role", "red", "--before", "3"], "belong to an endgame study"),
         (["--endgames", "3"], "needs --before"),
-        (["--endgames", "3", "--before", "3", "--json"], "do not apply"),
+        (["--endgames", "3", "--before", "3", "--state", "s.txt"], "do not apply"),
     ],
 )
 def test_bad_input_is_one_sentence_and_status_2(capsys, argv, message):
@@ -225,11 +241,12 @@ def test_endgame_study_of_one_role(capsys):
     status, out, _ = run(capsys, *argv)
     assert status == 0
     table = out.splitlines()[2:]
-    assert len(table) == 2 and table[1].split()[:3] == ["1", "blue", "2"]
+    assert len(table) == 3 and table[1].split()[:3] == ["1", "blue", "2"]
+    assert table[2] == "every position is settled (found or none) for every K up to 1"
 
 
 def test_no_time_left_gives_unknown_before_depth_0():
-    result = forced_win(get_game("tictacchess"), "red", time_limit=1e-9)
+    result = forced_win(get_game("tictacchess"), "red", budget=Budget(1e-9))
     assert (result.status, result.searched_depth, result.nodes) == (Status.UNKNOWN, -1, 0)
 
 
@@ -247,3 +264,19 @@ def test_a_gdl_rule_sheet_from_a_state_file(capsys, tmp_path):
     answer = json.loads(out)
     assert status == 0
     assert (answer["status"], answer["depth"], answer["searched_depth"]) == ("found", 5, 4)
+
+
+def test_endgame_study_as_json(capsys):
+    # two playouts, K = 1 and 2, three roles without teams: 12 rows, all settled (a role can
+    # always be searched to the end of so few steps)
+    argv = ["forced-win", "tictacchess", "--endgames", "2", "--before", "1", "2", "--json"]
+    status, out, _ = run(capsys, *argv)
+    answer = json.loads(out)
+    assert status == 0
+    assert (answer["kind"], answer["game"], answer["settled_depth"]) == (
+        "endgame_study",
+        "tictacchess",
+        2,
+    )
+    assert len(answer["rows"]) == 2 * 2 * 3
+    assert {row["status"] for row in answer["rows"]} <= {"found", "none"}

@@ -7,13 +7,14 @@ import itertools
 from pathlib import Path
 
 import pytest
-from tqdm import tqdm
 
 from gamecheck.analysis.loading import load_game
 from gamecheck.analysis.playouts import random_steps
+from gamecheck.budget import Budget
 from gamecheck.models import get_game
-from gamecheck.solvers.forced_win.and_or import Budget, Prover
+from gamecheck.solvers.forced_win.and_or import NodeCounter, Prover
 from gamecheck.solvers.forced_win.search import Status, forced_win
+from gamecheck.solvers.forced_win.sides import Sides
 from gamecheck.solvers.forced_win.strategy_check import StrategyCheckFailure, check_strategy
 from tests.forced_win_reference import earliest_forced_win, won_within
 from tests.tiny_games import HEADS, PenniesGame
@@ -81,7 +82,9 @@ def test_tictacchess_two_moves_the_others_cannot_stop():
     assert (result.status, result.depth, result.searched_depth) == (Status.FOUND, 4, 3)
     assert result.first_action in UNSTOPPABLE_FIRST_ACTIONS
     assert result.strategy_size == UNSTOPPABLE_FIRST_ACTIONS[result.first_action]
-    assert check_strategy(TICTACCHESS, "red", start, result.strategy, 4) == result.strategy_size
+    assert check_strategy(TICTACCHESS, ["red"], start, result.strategy.actions, 4) == (
+        result.strategy_size
+    )
 
 
 def test_tictacchess_depth_bound_below_the_win_gives_none():
@@ -132,7 +135,12 @@ def test_tictactoe3d_double_threat_forced_through_the_row():
     assert (result.status, result.depth, result.searched_depth) == (Status.FOUND, 6, 5)
     assert result.first_action == "noop"
     assert result.strategy_size == 50
-    assert set(map(TICTACTOE3D.action_text, result.strategy.values())) == {"(select row 1)"}
+    decisions = [
+        action
+        for state, (action,) in result.strategy.actions.items()
+        if len(TICTACTOE3D.legal(state, "xrow")) > 1
+    ]
+    assert set(map(TICTACTOE3D.action_text, decisions)) == {"(select row 1)"}
 
 
 @pytest.mark.parametrize("role", ["xcolumn", "xlevel", "orow"])
@@ -172,7 +180,7 @@ def test_simultaneous_moves_won_when_the_other_has_one_action():
     result = forced_win(game, "matcher")
     assert (result.status, result.depth, result.searched_depth) == (Status.FOUND, 2, 1)
     assert result.strategy_size == 3
-    assert result.strategy[(2, 0)] == result.strategy[(2, 1)] == HEADS
+    assert result.strategy.actions[(2, 0)] == result.strategy.actions[(2, 1)] == (HEADS,)
 
 
 # -- against the reference solver ---------------------------------------------------------
@@ -231,7 +239,7 @@ def test_gdl_tictactoe_is_a_draw():
 
 
 def test_a_node_budget_gives_unknown_with_the_depth_reached():
-    result = forced_win(TICTACCHESS, "red", node_limit=2048, time_limit=None)
+    result = forced_win(TICTACCHESS, "red", node_limit=2048)
     assert result.status is Status.UNKNOWN
     assert result.depth is None and result.first_action is None
     assert 0 <= result.searched_depth < TICTACCHESS.step_bound
@@ -242,10 +250,10 @@ def test_results_are_deterministic():
     start = tictacchess_state(*TWO_MOVES_UNSTOPPABLE)
     first = forced_win(TICTACCHESS, "red", start=start)
     again = forced_win(TICTACCHESS, "red", start=start)
-    assert (first.first_action, first.nodes, first.strategy) == (
+    assert (first.first_action, first.nodes, first.strategy.actions) == (
         again.first_action,
         again.nodes,
-        again.strategy,
+        again.strategy.actions,
     )
 
 
@@ -254,36 +262,36 @@ def test_results_are_deterministic():
 
 def test_the_checker_rejects_wrong_strategies():
     start = tictactoe3d_state(ROW_ONE_X, ROW_ONE_O, "orow", "xrow", "orow")
-    strategy = forced_win(TICTACTOE3D, "xrow", start=start).strategy
-    assert check_strategy(TICTACTOE3D, "xrow", start, strategy, 6) == 50
+    strategy = forced_win(TICTACTOE3D, "xrow", start=start).strategy.actions
+    assert check_strategy(TICTACTOE3D, ["xrow"], start, strategy, 6) == 50
     with pytest.raises(StrategyCheckFailure, match="not over within the depth"):
-        check_strategy(TICTACTOE3D, "xrow", start, strategy, 5)
+        check_strategy(TICTACTOE3D, ["xrow"], start, strategy, 5)
     # after O marks (2 1 1), xrow selects row 2 instead: xcolumn and xlevel mark elsewhere
     some_state = next(
         state for state in strategy if TICTACTOE3D.state_facts(state) >= {"(cell 2 1 1 o)"}
     )
-    row_two = TICTACTOE3D.parse_action("xrow", "(select row 2)")
+    row_two = (TICTACTOE3D.parse_action("xrow", "(select row 2)"),)
     with pytest.raises(StrategyCheckFailure, match="not over within the depth"):
-        check_strategy(TICTACTOE3D, "xrow", start, {**strategy, some_state: row_two}, 6)
+        check_strategy(TICTACTOE3D, ["xrow"], start, {**strategy, some_state: row_two}, 6)
     missing = {state: action for state, action in strategy.items() if state != some_state}
     with pytest.raises(StrategyCheckFailure, match="has no action"):
-        check_strategy(TICTACTOE3D, "xrow", start, missing, 6)
+        check_strategy(TICTACTOE3D, ["xrow"], start, missing, 6)
 
 
 def test_the_checker_rejects_losing_and_illegal_actions():
     start = tictacchess_state(*ONE_JUMP_FROM_A_LINE)
-    jump = TICTACCHESS.parse_action("red", "(move 1 4 3 5)")
-    assert check_strategy(TICTACCHESS, "red", start, {start: jump}, 1) == 1
-    elsewhere = TICTACCHESS.parse_action("red", "(move 1 4 2 6)")
+    jump = (TICTACCHESS.parse_action("red", "(move 1 4 3 5)"),)
+    assert check_strategy(TICTACCHESS, ["red"], start, {start: jump}, 1) == 1
+    elsewhere = (TICTACCHESS.parse_action("red", "(move 1 4 2 6)"),)
     with pytest.raises(StrategyCheckFailure, match="not over within the depth"):
-        check_strategy(TICTACCHESS, "red", start, {start: elsewhere}, 1)
-    king_step = TICTACCHESS.parse_action("red", "(move 3 4 3 5)")  # onto an empty cell
+        check_strategy(TICTACCHESS, ["red"], start, {start: elsewhere}, 1)
+    king_step = (TICTACCHESS.parse_action("red", "(move 3 4 3 5)"),)  # onto an empty cell
     with pytest.raises(StrategyCheckFailure, match="not a legal action"):
-        check_strategy(TICTACCHESS, "red", start, {start: king_step}, 1)
+        check_strategy(TICTACCHESS, ["red"], start, {start: king_step}, 1)
     # blue has the diagonal of the centre: the game is over and red scores 0
     lost = tictacchess_state("3 3 blue", "4 4 blue", "5 5 blue", "1 4 red", "4 1 yellow")
-    with pytest.raises(StrategyCheckFailure, match="ends with goal 0"):
-        check_strategy(TICTACCHESS, "red", lost, {}, 3)
+    with pytest.raises(StrategyCheckFailure, match="ends with goal 0 for red"):
+        check_strategy(TICTACCHESS, ["red"], lost, {}, 3)
 
 
 # -- cubicup --------------------------------------------------------------------------------
@@ -357,8 +365,8 @@ def test_each_method_alone_agrees_with_the_reference(depth_first):
     for game, start, max_depth in cases:
         for role in game.roles:
             for depth in range(max_depth + 1):
-                budget = Budget(None, None, tqdm(disable=True))
-                prover = Prover(game, game.roles.index(role), budget)
+                sides = Sides(game, (game.roles.index(role),))
+                prover = Prover(sides, NodeCounter(Budget()))
                 value = prover.prove(start, depth, depth_first=depth_first)
                 assert (value >= 0) == won_within(game, role, start, depth), (role, depth)
                 assert value <= depth if value >= 0 else -1 - value >= depth
@@ -372,7 +380,7 @@ def test_tictactoe3d_no_single_role_forces_a_win(role):
     # the other team's line, while the other team, whose three roles are all opponents,
     # makes a line through all four values of that coordinate (a main diagonal) with its
     # first four marks: a loss at every depth, so none up to the step bound.
-    result = forced_win(TICTACTOE3D, role, time_limit=None)
+    result = forced_win(TICTACTOE3D, role)
     assert (result.status, result.searched_depth) == (Status.NONE, TICTACTOE3D.step_bound)
 
 

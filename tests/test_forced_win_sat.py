@@ -27,6 +27,7 @@ from tests.test_forced_win import (
     tictacchess_state,
     tictactoe3d_state,
 )
+from tests.test_forced_win_teams import ONE_CELL_FROM_A_LINE, TEAM_X
 
 GDL = Path(__file__).parent / "data" / "gdl"
 
@@ -38,9 +39,7 @@ def system_of(spec: str):
 
 
 def sat(spec: str, role: str, start=None, max_depth=None):
-    return forced_win_sat(
-        load_game(spec), role, system_of(spec), start=start, max_depth=max_depth, time_limit=None
-    )
+    return forced_win_sat(load_game(spec), role, system_of(spec), start=start, max_depth=max_depth)
 
 
 def test_tictacchess_positions_by_hand():
@@ -104,3 +103,19 @@ def test_a_state_outside_the_ground_rules_is_bad_input(capsys, tmp_path):
     argv = ["forced-win", "tictacchess", "--role", "red", "--state", str(state)]
     assert main([*argv, "--method", "sat"]) == 2
     assert "never make" in capsys.readouterr().err
+
+
+def test_a_team_chooses_together():
+    # as in test_forced_win_teams.py: the team X completes (1 1 4) in three steps; the judge
+    # of relay.kif wins by saying miss three times, and the runners' team never can
+    team = sat("tictactoe3d", list(TEAM_X), ONE_CELL_FROM_A_LINE)
+    assert (team.status, team.depth, team.first_action) == (
+        Status.FOUND,
+        3,
+        "xrow (select row 1)",
+    )
+    relay = str(GDL / "relay.kif")
+    judge = sat(relay, "c")
+    assert (judge.status, judge.depth, judge.first_action) == (Status.FOUND, 3, "miss")
+    runners = sat(relay, ["a", "b"], max_depth=5)
+    assert (runners.status, runners.searched_depth) == (Status.NONE, 5)

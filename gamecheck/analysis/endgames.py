@@ -1,24 +1,31 @@
 """Endgame studies: from positions K steps before the end of random playouts, which roles
-can force a win within K steps?
+(or teams) can force a win within K steps?
 
 The positions come from the seeded random playouts of analysis/playouts.py (seeds S, S+1, ...);
-a playout shorter than K steps gives no position for K. Each (position, role) is settled by
-the forced-win search (solvers/forced_win/search.py) as found, none or unknown; the time
-budget is shared out as the study goes, smallest K first, so the small K are settled and the
-large ones get what time is left.
+a playout shorter than K steps gives no position for K. Each role is asked with its team
+(analysis/teams.py: roles with equal goals in every reachable terminal state choose together),
+each team once: its row names the team's roles, joined by commas. Each (position, team) is
+settled by analysis/forced_wins.py as found, none or unknown, starting at the depth below
+which the rules allow no win. The time budget is shared out as the study goes, smallest K
+first, so the small K are settled and the large ones get what time is left.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
 
+from gamecheck.analysis.forced_wins import RULES_SHARE, TEAM_SHARE, solve_forced_win
 from gamecheck.analysis.playouts import random_steps
+from gamecheck.analysis.teams import find_teams
+from gamecheck.analysis.win_bounds import ground_rules
+from gamecheck.budget import Budget
 from gamecheck.models.base import Game, State
-from gamecheck.solvers.forced_win.search import Status, forced_win
+from gamecheck.schema import stamped
+from gamecheck.solvers.forced_win.search import Status
+from gamecheck.solvers.forced_win.sides import StuckState
 
 STUDY_COLUMNS = {
     "seed": "int64",
@@ -32,6 +39,29 @@ STUDY_COLUMNS = {
     "seconds": "float64",
 }
 SUMMARY_COLUMNS = ["positions", "found", "none", "unknown", "found_share"]
+
+
+@dataclass(frozen=True)
+class EndgameStudy:
+    """The answers of a study: one row per position and role or team (STUDY_COLUMNS)."""
+
+    game: str
+    rows: pd.DataFrame
+
+    @property
+    def settled_depth(self) -> int | None:
+        return settled_depth(self.rows)
+
+    def to_json(self) -> dict:
+        rows = self.rows.astype(object).where(self.rows.notna(), None)
+        return stamped(
+            "endgame_study",
+            {
+                "game": self.game,
+                "settled_depth": self.settled_depth,
+                "rows": rows.to_dict(orient="records"),
+            },
+        )
 
 
 @dataclass(frozen=True)
@@ -49,10 +79,9 @@ def endgame_positions(
     game: Game, playouts: int, befores: Sequence[int], *, seed: int = 0
 ) -> list[EndgamePosition]:
     """The positions K steps before the end of `playouts` random playouts, for each K in
-    `befores`, ordered by K, then seed."""
-    states_by_seed = [
-        (s, [step.state for step in random_steps(game, s)]) for s in range(seed, seed + playouts)
-    ]
+    `befores`, ordered by K, then seed. StuckState if a playout reaches a non-terminal state
+    where a role has no legal action."""
+    states_by_seed = [(s, _playout_states(game, s)) for s in range(seed, seed + playouts)]
     return [
         EndgamePosition(s, before, len(states) - before, states[-before])
         for before in sorted(set(befores))
@@ -61,41 +90,65 @@ def endgame_positions(
     ]
 
 
+def _playout_states(game: Game, seed: int) -> list[State]:
+    """The states in which the random playout with `seed` takes a step."""
+    states = []
+    try:
+        for step in random_steps(game, seed):
+            states.append(step.state)
+    except IndexError:  # random.choice among no legal actions
+        state = step.after if states else game.initial_state()
+        stuck = [role for role in game.roles if not game.legal(state, role)]
+        if not stuck:
+            raise
+        raise StuckState(game, state, stuck[0]) from None
+    return states
+
+
 def endgame_study(
     game: Game,
     positions: Sequence[EndgamePosition],
     *,
     roles: Iterable[str] | None = None,
-    time_limit: float = 60.0,
+    team: Sequence[str] | None = None,
+    budget: Budget | None = None,
     node_limit: int | None = None,
     progress: bool = False,
-) -> pd.DataFrame:
-    """One row per position and role: can the role force a win within `before` steps?
+) -> EndgameStudy:
+    """One row per position and team (each asked role's team, once; or the given `team`):
+    can it force a win within `before` steps?
 
     Each search gets an equal share of the time still left for the searches still to do,
     and at most `node_limit` nodes (a budget that gives the same answers on any machine).
     """
-    roles = list(game.roles if roles is None else roles)
-    searches = [(position, role) for position in positions for role in roles]
-    deadline = time.perf_counter() + time_limit
+    budget = budget or Budget()
+    if team is not None:
+        groups = [tuple(team)]
+    else:
+        teams = find_teams(game, budget.part(share=TEAM_SHARE))
+        asked = list(game.roles if roles is None else roles)
+        groups = list(dict.fromkeys(teams.team_of(role) for role in asked))
+    rules = _Once(lambda: ground_rules(game, budget.part(share=RULES_SHARE)))
+    searches = [(position, team) for position in positions for team in groups]
     rows = []
-    for done, (position, role) in enumerate(searches):
-        share = max(deadline - time.perf_counter(), 0.0) / (len(searches) - done)
-        result = forced_win(
+    for done, (position, team) in enumerate(searches):
+        result = solve_forced_win(
             game,
-            role,
+            team=team,
             start=position.state,
+            reachable=True,
             max_depth=position.before,
-            time_limit=share,
+            budget=budget.part(share=1 / (len(searches) - done)),
             node_limit=node_limit,
             progress=progress,
+            rules=rules,
         )
         rows.append(
             {
                 "seed": position.seed,
                 "before": position.before,
                 "step": position.step,
-                "role": role,
+                "role": ",".join(team),
                 "status": str(result.status),
                 "depth": result.depth,
                 "searched_depth": result.searched_depth,
@@ -103,12 +156,27 @@ def endgame_study(
                 "seconds": round(result.seconds, 3),
             }
         )
-    return pd.DataFrame(rows, columns=list(STUDY_COLUMNS)).astype(STUDY_COLUMNS)
+    frame = pd.DataFrame(rows, columns=list(STUDY_COLUMNS)).astype(STUDY_COLUMNS)
+    return EndgameStudy(game.name, frame)
+
+
+class _Once:
+    """A value made the first time it is asked for."""
+
+    def __init__(self, make: Callable[[], object]):
+        self.make = make
+        self.made = False
+        self.value = None
+
+    def __call__(self):
+        if not self.made:
+            self.value, self.made = self.make(), True
+        return self.value
 
 
 def endgame_summary(study: pd.DataFrame) -> pd.DataFrame:
-    """Per K and role: positions, how many are found / none / unknown, and the share of
-    positions from which the role can force a win (found / positions)."""
+    """Per K and role (or team): positions, how many are found / none / unknown, and the
+    share of positions from which it can force a win (found / positions)."""
     roles = pd.Categorical(study["role"], categories=study["role"].unique())
     counts = pd.crosstab([study["before"], roles], study["status"]).rename_axis(["before", "role"])
     for status in Status:
@@ -119,3 +187,14 @@ def endgame_summary(study: pd.DataFrame) -> pd.DataFrame:
     summary["found_share"] = (summary["found"] / summary["positions"]).round(3)
     summary.columns.name = None
     return summary[SUMMARY_COLUMNS]
+
+
+def settled_depth(study: pd.DataFrame) -> int | None:
+    """The deepest K up to which the study settled every position (found or none) for every
+    role or team: every K up to it is settled; None if the smallest K is not."""
+    settled = None
+    for before, rows in study.groupby("before", sort=True):
+        if (rows["status"] == str(Status.UNKNOWN)).any():
+            break
+        settled = int(before)
+    return settled

@@ -37,6 +37,7 @@ COMMANDS = (
     "sudoku",
     "verify",
     "forced_win",
+    "check_strategy",
     "report",
 )
 """The subcommand modules; the command is the module's name with `-` for `_`. Only the

@@ -1,49 +1,41 @@
-"""`gamecheck forced-win GAME`: can a role force a win whatever the others do, and how soon?
+"""`gamecheck forced-win GAME`: can a role (or a team) force a win whatever the others do,
+and how soon?
 
-With `--role R` it answers for one position (the initial state, or `--state FILE`); with
-`--endgames N --before K ...` it studies the positions K steps before the end of N random
-playouts, for every role (or `--role R`).
+With `--role R` (R with its proved team) or `--team R1,R2,...` it answers for one position
+(the initial state, or `--state FILE`); with `--endgames N --before K ...` it studies the
+positions K steps before the end of N random playouts, for every role (or `--role R`).
+A game whose rules leave a role without a legal action in a non-terminal state is
+defective: the command says where and exits 1.
 """
 
 from __future__ import annotations
 
 import json
+import sys
+import time
 
-from gamecheck.analysis.endgames import endgame_positions, endgame_study, endgame_summary
-from gamecheck.analysis.files import read_text, write_atomically
-from gamecheck.analysis.loading import load_game, load_rule_sheet
-from gamecheck.cli import status
+from gamecheck.budget import Budget
+from gamecheck.cli import DEFECTIVE, status
 from gamecheck.cli.options import count, seconds, seed
 from gamecheck.errors import GamecheckError
-from gamecheck.gdl.terms import canonical
-from gamecheck.models.base import Game, State
-from gamecheck.solvers.forced_win.sat import forced_win_sat
-from gamecheck.solvers.forced_win.search import ForcedWin, Status, forced_win
-from gamecheck.solvers.ground.grounder import ground
-
-METHODS = ("search", "sat")
-JSON_KEYS = (
-    "game",
-    "role",
-    "status",
-    "depth",
-    "searched_depth",
-    "first_action",
-    "strategy_size",
-    "nodes",
-    "seconds",
-    "method",
-)
 
 
 def register(subparsers) -> None:
+    from gamecheck.analysis.forced_wins import METHODS
+
     parser = subparsers.add_parser(
-        "forced-win", help="can a role force a win whatever the others do, and how soon?"
+        "forced-win", help="can a role or team force a win whatever the others do, and how soon?"
     )
     parser.add_argument("game", metavar="GAME", help="a built-in game name or a GDL rule sheet")
     parser.add_argument(
         "--role",
-        help="the role that tries to force a win, all others against it (a study: only it)",
+        help="the role that tries to force a win, with the roles proved to share its goals "
+        "(its team); all others against it (a study: only its team)",
+    )
+    parser.add_argument(
+        "--team",
+        metavar="R1,R2,...",
+        help="the roles that choose together (one role: that role alone), all others against",
     )
     parser.add_argument(
         "--max-depth",
@@ -59,7 +51,7 @@ def register(subparsers) -> None:
         type=seconds,
         default=60.0,
         metavar="S",
-        help="seconds (default 60; for --endgames, for the whole study)",
+        help="seconds for the whole command (default 60; for --endgames, the whole study)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
@@ -67,6 +59,11 @@ def register(subparsers) -> None:
         choices=METHODS,
         default="search",
         help="search (default) on the move generator, or sat on the ground rule sheet",
+    )
+    parser.add_argument(
+        "--strategy",
+        metavar="FILE",
+        help="write the winning strategy found as JSON (see gamecheck check-strategy)",
     )
     study = parser.add_argument_group("endgame study")
     study.add_argument(
@@ -76,36 +73,74 @@ def register(subparsers) -> None:
         "--before", type=count, nargs="+", metavar="K", help="positions K steps before the end"
     )
     study.add_argument("--seed", type=seed, default=0, help="seed of the first playout (default 0)")
-    study.add_argument("--csv", metavar="FILE", help="save one row per position and role as CSV")
+    study.add_argument("--csv", metavar="FILE", help="save one row per position and team as CSV")
     parser.set_defaults(run=run)
 
 
-def run(args, budget) -> int:
+def run(args, budget: Budget) -> int:
+    from gamecheck.analysis.loading import load_game
+    from gamecheck.solvers.forced_win.sides import StuckState, make_sides, parse_team
+
     game = load_game(args.game)
-    if args.role is not None:
+    team = None
+    if args.team is not None:
+        if args.role is not None:
+            raise GamecheckError("give --role R or --team R1,R2,..., not both")
+        team = make_sides(game, parse_team(args.team)).team_roles
+    elif args.role is not None:
         game.role_index(args.role)
-    if args.endgames is not None:
-        return _run_study(game, args)
-    if args.role is None:
-        raise GamecheckError("forced-win needs --role R (or --endgames N --before K ...)")
+    try:
+        if args.endgames is not None:
+            return _run_study(game, args, budget, team)
+        return _run_one(game, args, budget, team)
+    except StuckState as stuck:
+        print(f"gamecheck: the rules are defective: {stuck}", file=sys.stderr)
+        return DEFECTIVE
+
+
+def _run_one(game, args, budget: Budget, team) -> int:
+    from gamecheck.analysis.files import write_atomically
+    from gamecheck.analysis.forced_wins import solve_forced_win
+    from gamecheck.solvers.forced_win.search import Status
+
+    if args.role is None and team is None:
+        raise GamecheckError(
+            "forced-win needs --role R or --team R1,R2,... (or --endgames N --before K)"
+        )
     if args.before or args.csv:
         raise GamecheckError("--before and --csv belong to an endgame study (--endgames N)")
     start = read_state(game, args.state) if args.state else None
-    options = {"start": start, "max_depth": args.max_depth, "time_limit": args.time_limit}
-    if args.method == "sat":
-        system = ground(load_rule_sheet(args.game).rules, game.name)
-        result = forced_win_sat(game, args.role, system, **options)
-    else:
-        result = forced_win(game, args.role, **options, progress=True)
+    clock = time.monotonic()
+
+    def stage(text: str) -> None:
+        print(f"[{time.monotonic() - clock:7.1f}s] {text}", file=sys.stderr, flush=True)
+
+    result = solve_forced_win(
+        game,
+        args.role,
+        team=team,
+        start=start,
+        max_depth=args.max_depth,
+        budget=budget,
+        method=args.method,
+        progress=True,
+        stage=stage,
+    )
+    if args.strategy and result.strategy is not None:
+        text = json.dumps(result.strategy.to_json(game)) + "\n"
+        write_atomically(args.strategy, lambda file: file.write(text))
     if args.json:
-        print(json.dumps(result_json(result)))
+        print(json.dumps(result.to_json()))
     else:
-        print(result_text(result, args.state))
+        print(result_text(result, args.state, args.strategy))
     return status(unknown=result.status is Status.UNKNOWN)
 
 
-def read_state(game: Game, path: str) -> State:
+def read_state(game, path: str):
     """The state written in `path`, one GDL fact a line (`;` starts a comment)."""
+    from gamecheck.analysis.files import read_text
+    from gamecheck.gdl.terms import canonical
+
     facts = []
     for number, line in enumerate(read_text(path).splitlines(), start=1):
         text = line.split(";", 1)[0].strip()
@@ -120,26 +155,34 @@ def read_state(game: Game, path: str) -> State:
         raise GamecheckError(f"{path}: {error}") from None
 
 
-def result_json(result: ForcedWin) -> dict:
-    row = {key: getattr(result, key) for key in JSON_KEYS}
-    row["status"] = str(result.status)
-    row["seconds"] = round(result.seconds, 3)
-    return row
-
-
-def result_text(result: ForcedWin, state_file: str | None) -> str:
+def result_text(result, state_file: str | None, strategy_file: str | None = None) -> str:
     """What was asked, the answer with the bound that holds, and the effort."""
+    from gamecheck.solvers.forced_win.search import Status
+
     start = f"the state in {state_file}" if state_file else "the initial state"
     bound = _steps(result.max_depth)
-    lines = [f"{result.game}: can {result.role} force a win from {start} within {bound}?"]
+    who = _who(result)
+    lines = [f"{result.game}: can {who} force a win from {start} within {bound}?"]
+    if result.team_source == "proved":
+        lines.append(
+            f"team: {', '.join(result.team)} (equal goals in every reachable terminal state, "
+            "proved): they choose together, all other roles against them"
+        )
+    if result.lower_bound > 0:
+        lines.append(
+            f"no win in fewer than {_steps(result.lower_bound)} from here (proved before the "
+            "main search: the rules' counter, a line where every role helps, a short search)"
+        )
     if result.status is Status.FOUND:
-        lines.append(f"found: {result.role} forces a win in {_steps(result.depth)} (and no fewer)")
+        lines.append(f"found: {who} forces a win in {_steps(result.depth)} (and no fewer)")
         if result.first_action is not None:
             lines.append(f"first action: {result.first_action}")
         lines.append(
             f"strategy: {result.strategy_size} decision state{_plural(result.strategy_size)}, "
             "replayed against every reply"
         )
+        if strategy_file:
+            lines.append(f"strategy written to {strategy_file}")
     elif result.status is Status.NONE:
         lines.append(f"none: no forced win within {_steps(result.searched_depth)} (proved)")
     else:
@@ -151,12 +194,18 @@ def result_text(result: ForcedWin, state_file: str | None) -> str:
         lines.append(
             f"unknown: {proved}the time limit ran out at depth {result.searched_depth + 1}"
         )
-    rate = result.nodes / result.seconds if result.seconds > 0 else 0
-    unit = "SAT calls" if result.method == "sat" else "nodes"
+    unit = "nodes" if result.method == "search" else "SAT calls"
     lines.append(
-        f"{result.nodes} {unit} in {result.seconds:.2f} s ({rate:.0f}/s), method {result.method}"
+        f"{result.nodes} {unit} in the last phase, {result.seconds:.2f} s in all, "
+        f"method {result.method}"
     )
     return "\n".join(lines)
+
+
+def _who(result) -> str:
+    if len(result.team) == 1:
+        return result.team[0]
+    return f"team {','.join(result.team)}"
 
 
 def _steps(count: int) -> str:
@@ -167,22 +216,31 @@ def _plural(count: int) -> str:
     return "" if count == 1 else "s"
 
 
-def _run_study(game: Game, args) -> int:
+def _run_study(game, args, budget: Budget, team) -> int:
+    from gamecheck.analysis.endgames import endgame_positions, endgame_study, endgame_summary
+    from gamecheck.analysis.files import write_atomically
+
     if not args.before:
         raise GamecheckError("an endgame study needs --before K [K ...]")
-    if args.state or args.max_depth is not None or args.json:
-        raise GamecheckError("--state, --max-depth and --json do not apply to an endgame study")
+    if args.state or args.max_depth is not None or args.strategy:
+        raise GamecheckError("--state, --max-depth and --strategy do not apply to an endgame study")
     if args.method != "search":
         raise GamecheckError("an endgame study uses the search method")
     positions = endgame_positions(game, args.endgames, args.before, seed=args.seed)
     roles = None if args.role is None else [args.role]
-    study = endgame_study(game, positions, roles=roles, time_limit=args.time_limit, progress=True)
+    study = endgame_study(game, positions, roles=roles, team=team, budget=budget, progress=True)
+    rows = study.rows
     if args.csv:
-        write_atomically(args.csv, lambda file: study.to_csv(file, index=False))
+        write_atomically(args.csv, lambda file: rows.to_csv(file, index=False))
+    if args.json:
+        print(json.dumps(study.to_json()))
+        return status(unknown=bool(len(rows)) and (rows["status"] == "unknown").any())
     seeds = f"seeds {args.seed}..{args.seed + args.endgames - 1}"
     print(
         f"{game.name}: who can force a win from K steps before the end of "
         f"{args.endgames} random playouts ({seeds})"
     )
-    print(endgame_summary(study).to_string() if len(study) else "no positions")
-    return status(unknown=bool(len(study)) and (study["status"] == "unknown").any())
+    print(endgame_summary(rows).to_string() if len(rows) else "no positions")
+    if study.settled_depth is not None:
+        print(f"every position is settled (found or none) for every K up to {study.settled_depth}")
+    return status(unknown=bool(len(rows)) and (rows["status"] == "unknown").any())

@@ -93,14 +93,15 @@ def write_game(results: GameResults, directory: Path, sources: dict[str, str]) -
         "lines.csv": tables.line_steps(results.verification),
         "balance.csv": tables.balance_rows(results),
         "openings.csv": tables.opening_rows(results),
-        "forced_wins.csv": tables.forced_wins(results),
-        "endgames.csv": tables.endgame_rows(results),
-        "endgame_shares.csv": tables.endgame_shares(results),
         "solver_figures.csv": tables.solver_figures(results),
         "encoding.csv": tables.encoding_sizes(results),
         TIMINGS: tables.timings(results),
         SUMMARY: tables.summary_table(results),
     }
+    if results.forced_wins:
+        csv_tables["forced_wins.csv"] = tables.forced_wins(results)
+        csv_tables["endgames.csv"] = tables.endgame_rows(results)
+        csv_tables["endgame_shares.csv"] = tables.endgame_shares(results)
     if results.sudoku is not None:
         csv_tables["instances.csv"] = tables.sudoku_instances(results.sudoku)
     for file, table in csv_tables.items():
@@ -110,9 +111,10 @@ def write_game(results: GameResults, directory: Path, sources: dict[str, str]) -
         "branching.png": plots.branching_histogram(name, csv_tables["branching.csv"]),
         "outcomes.png": plots.outcome_shares(name, results.game.roles, csv_tables["outcomes.csv"]),
         "balance.png": plots.win_shares(name, csv_tables["balance.csv"]),
-        "endgames.png": plots.endgame_shares(name, csv_tables["endgame_shares.csv"]),
         "solver_times.png": plots.solver_times(name, csv_tables["solver_figures.csv"]),
     }
+    if results.forced_wins:
+        figures["endgames.png"] = plots.endgame_shares(name, csv_tables["endgame_shares.csv"])
     figures |= _board_figures(results)
     openings = csv_tables["openings.csv"]
     for play, rows in openings.groupby("play", sort=False):

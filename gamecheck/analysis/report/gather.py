@@ -9,17 +9,20 @@ from dataclasses import dataclass
 import pandas as pd
 
 from gamecheck.analysis.endgames import endgame_positions, endgame_study
+from gamecheck.analysis.forced_wins import solve_forced_win
 from gamecheck.analysis.mcts import uct_playout
 from gamecheck.analysis.openings import opening_table
 from gamecheck.analysis.playouts import Playout, PlayoutStats, random_playout, summarise_playouts
 from gamecheck.analysis.report.settings import GameSettings
 from gamecheck.analysis.sudoku_solve import BACKENDS, SudokuAnswer, make_backend, solve
+from gamecheck.analysis.teams import find_teams
 from gamecheck.analysis.verify.pipeline import verify_game
 from gamecheck.analysis.verify.results import Verification
+from gamecheck.budget import Budget
 from gamecheck.models import get_game
 from gamecheck.models.base import Game
 from gamecheck.models.sudoku import INSTANCES, make_game
-from gamecheck.solvers.forced_win.search import ForcedWin, forced_win
+from gamecheck.solvers.forced_win.search import ForcedWin
 
 BUILT_IN_INSTANCE_CAP = 2
 """Solutions to look for in the built-in sudoku instance: two decide uniqueness."""
@@ -52,9 +55,11 @@ class GameResults:
     openings: pd.DataFrame
     """One row per opening, play ("random" or "UCT") and playout: the goal of each role."""
     forced_wins: dict[str, ForcedWin]
-    """By role: the forced-win search from the initial state."""
+    """By team (its roles joined by commas; a role alone is a team of one): the forced win
+    from the initial state; empty for a one-role game (its earliest win answers it)."""
     endgames: pd.DataFrame
-    """The endgame study: one row per position and role (gamecheck.analysis.endgames)."""
+    """The endgame study: one row per position and team (gamecheck.analysis.endgames);
+    empty for a one-role game."""
     sudoku: SudokuResults | None
     seconds: dict[str, float]
     """Wall time of each part of the run (machine-dependent)."""
@@ -113,30 +118,24 @@ def gather_game(
         )
         seconds[f"verify ({backend})"] = _since(began)
 
-    began = time.monotonic()
-    forced_wins = {}
-    for role in game.roles:
-        progress(f"forced win of {role}")
-        forced_wins[role] = forced_win(
-            game,
-            role,
-            time_limit=settings.forced_win_time_limit,
-            node_limit=settings.forced_win_nodes,
+    forced_wins: dict[str, ForcedWin] = {}
+    endgames = pd.DataFrame()
+    if len(game.roles) > 1:
+        began = time.monotonic()
+        forced_wins = _forced_wins(game, settings, progress)
+        seconds["forced wins"] = _since(began)
+        began = time.monotonic()
+        progress("endgame study")
+        positions = endgame_positions(
+            game, settings.endgame_playouts, settings.endgame_befores, seed=seed
         )
-    seconds["forced wins"] = _since(began)
-
-    began = time.monotonic()
-    progress("endgame study")
-    positions = endgame_positions(
-        game, settings.endgame_playouts, settings.endgame_befores, seed=seed
-    )
-    endgames = endgame_study(
-        game,
-        positions,
-        time_limit=settings.endgame_time_limit,
-        node_limit=settings.endgame_nodes,
-    )
-    seconds["endgame study"] = _since(began)
+        endgames = endgame_study(
+            game,
+            positions,
+            budget=Budget(settings.endgame_time_limit),
+            node_limit=settings.endgame_nodes,
+        ).rows
+        seconds["endgame study"] = _since(began)
 
     sudoku = None
     if name == "sudoku":
@@ -161,6 +160,23 @@ def gather_game(
         sudoku,
         seconds,
     )
+
+
+def _forced_wins(
+    game: Game, settings: GameSettings, progress: Callable[[str], None]
+) -> dict[str, ForcedWin]:
+    """By team (a role alone is a team of one): the forced win from the initial state."""
+    forced_wins = {}
+    for team in find_teams(game).groups:
+        label = ",".join(team)
+        progress(f"forced win of {label}")
+        forced_wins[label] = solve_forced_win(
+            game,
+            team=team,
+            budget=Budget(settings.forced_win_time_limit),
+            node_limit=settings.forced_win_nodes,
+        )
+    return forced_wins
 
 
 def _openings(game: Game, settings: GameSettings, seed: int) -> pd.DataFrame:

@@ -11,11 +11,13 @@ import math
 
 import pandas as pd
 
+from gamecheck.analysis.endgames import settled_depth
 from gamecheck.analysis.replay import replay_line
 from gamecheck.analysis.report import tables
 from gamecheck.analysis.report.descriptions import DESCRIPTION_VS_RULES, RULES_IN_BRIEF
 from gamecheck.analysis.report.gather import GameResults, SudokuResults
 from gamecheck.analysis.report.settings import QUICK, cuts
+from gamecheck.analysis.verify.results import REFUTED, Answer
 from gamecheck.analysis.verify.text import folded_line
 from gamecheck.models.sudoku import grid_text
 
@@ -55,9 +57,10 @@ def game_report(results: GameResults) -> str:
         _verification(results),
         _balance(results),
         _openings(results),
-        _forced_wins(results),
-        _playouts(results),
     ]
+    if results.forced_wins:
+        sections.append(_forced_wins(results))
+    sections.append(_playouts(results))
     if results.sudoku is not None:
         sections.append(_sudoku(results.sudoku))
     sections.append(_solver_figures(results))
@@ -280,13 +283,19 @@ def _forced_wins(results: GameResults) -> str:
         [
             "## Forced wins",
             "",
-            "Can a role reach goal 100 whatever all the other roles do together? "
-            "(`gamecheck forced-win`: AND/OR search on the move generator; a strategy found "
-            "is replayed against every reply before it is reported.) `none` is proved up to "
-            "the depth given; `unknown` means the budget ran out, with no forced win proved "
-            "up to that depth.",
+            "Can a role reach goal 100 whatever all the other roles do together? Roles whose "
+            "goals are equal in every reachable terminal state (proved on the rules) form a "
+            "team, one row: they choose together, and all other roles play against them. "
+            "(`gamecheck forced-win`: AND/OR search on the move generator, or the shortest "
+            "winning line where nobody opposes; a strategy found is replayed against every "
+            "reply before it is reported.) `none` is proved up to the depth given; `unknown` "
+            "means the budget ran out, with no forced win proved up to that depth. Where the "
+            "rules allow no win before some depth (a counter of the rules, or no line at all "
+            "where every role helps), the search starts there.",
             "",
-            f"From the initial state, each role's search stopping after "
+            _teams_text(results.verification.teams),
+            "",
+            f"From the initial state, each search stopping after "
             f"{settings.forced_win_nodes} nodes (or {settings.forced_win_time_limit:.0f} s):",
             "",
             markdown_table(tables.forced_wins(results)),
@@ -294,16 +303,34 @@ def _forced_wins(results: GameResults) -> str:
             "### Endgame study",
             "",
             f"From the positions K steps before the end of {settings.endgame_playouts} random "
-            f"playouts (seeds {seeds}; a playout shorter than K gives none), can each role force "
-            f"a win within K steps? Each search stops after {settings.endgame_nodes} nodes; the "
-            f"study had {settings.endgame_time_limit:.0f} s in all. {len(study)} searches; one "
-            f"row per position and role: [{name}/endgames.csv]({name}/endgames.csv).",
+            f"playouts (seeds {seeds}; a playout shorter than K gives none), can each role (or "
+            f"team) force a win within K steps? Each search stops after "
+            f"{settings.endgame_nodes} nodes; the study had {settings.endgame_time_limit:.0f} s "
+            f"in all. {len(study)} searches; one row per position and role or team: "
+            f"[{name}/endgames.csv]({name}/endgames.csv). {_settled_text(study)}",
             "",
-            markdown_table(tables.endgame_shares(results)),
+            "Positions from which the role or team can force a win, of those looked at (and "
+            "how many stayed unknown), by K:",
+            "",
+            markdown_table(tables.endgame_grid(results)),
             "",
             f"![forced wins before the end]({name}/endgames.png)",
         ]
     )
+
+
+def _teams_text(teams: Answer) -> str:
+    if teams.status == REFUTED or teams.value is None:
+        return f"Teams: {teams.status} (verify)."
+    found = "; ".join(", ".join(team) for team in teams.value) or "none (no two roles)"
+    return f"Teams ({teams.status} by verify): {found}."
+
+
+def _settled_text(study) -> str:
+    settled = settled_depth(study)
+    if settled is None:
+        return "Not every position of the smallest K is settled."
+    return f"Every position is settled (found or none) for every K up to {settled}."
 
 
 def _playouts(results: GameResults) -> str:

@@ -109,21 +109,31 @@ def _one_row(summary: pd.Series) -> pd.DataFrame:
 
 
 def forced_wins(results: GameResults) -> pd.DataFrame:
-    """Per role, the forced-win search from the initial state: the answer, the fewest steps
-    of a forced win or the depth up to which none is proved, and the search's size."""
+    """Per role (or team: roles proved to share their goals, joined by commas), the forced
+    win from the initial state: the answer, the fewest steps of a forced win or the depth up
+    to which none is proved, the depth below which no win was proved before the main search,
+    how it was found, and its size."""
     rows = [
         {
-            "role": role,
+            "role": label,
             "answer": str(win.status),
             "fewest steps": win.depth,
             "proved: none within (steps)": win.searched_depth if win.searched_depth >= 0 else None,
+            "no win before (proved first)": win.lower_bound,
             "first action": win.first_action,
             "strategy states": win.strategy_size,
+            "method": win.method,
             "nodes": win.nodes,
         }
-        for role, win in results.forced_wins.items()
+        for label, win in results.forced_wins.items()
     ]
-    return pd.DataFrame(rows).astype({"fewest steps": "Int64", "strategy states": "Int64"})
+    return pd.DataFrame(rows).astype(
+        {
+            "fewest steps": "Int64",
+            "proved: none within (steps)": "Int64",
+            "strategy states": "Int64",
+        }
+    )
 
 
 def endgame_rows(results: GameResults) -> pd.DataFrame:
@@ -247,9 +257,7 @@ def summary_table(results: GameResults) -> pd.DataFrame:
         "outcomes": len(outcomes.vectors),
         "outcome set": outcomes.status,
         "who wins (share of playouts, 95% interval)": favoured_text(results),
-        "forced win from the start": ", ".join(
-            f"{role} {_forced_text(win)}" for role, win in results.forced_wins.items()
-        ),
+        "forced win from the start": _forced_summary(results),
     }
     return pd.DataFrame([row])
 
@@ -279,11 +287,22 @@ def favoured_text(results: GameResults) -> str:
     return f"{play}: " + "; ".join(texts)
 
 
+def _forced_summary(results: GameResults) -> str:
+    """Each team's forced win; for a one-role game, where nobody opposes, its earliest win."""
+    if not results.forced_wins:
+        (win,) = results.verification.earliest_win.values()
+        steps = f" in {win.value} steps" if win.value is not None else ""
+        return f"one role: a winning line {win.status}{steps}"
+    return ", ".join(
+        f"{_team_text(label)} {_forced_text(win)}" for label, win in results.forced_wins.items()
+    )
+
+
 def _forced_text(win) -> str:
     if win.depth is not None:
         return f"in {win.depth} steps"
     if win.status is Status.NONE:
-        return "none"
+        return f"none (proved to {win.searched_depth})"
     return f"unknown (none within {win.searched_depth})" if win.searched_depth >= 0 else "unknown"
 
 
@@ -370,3 +389,8 @@ def endgame_grid(results: GameResults) -> pd.DataFrame:
     grid = summary.pivot(index="before", columns="role", values="cell")
     grid = grid[list(dict.fromkeys(summary["role"]))]
     return grid.rename_axis("K").reset_index().rename_axis(columns=None)
+
+
+def _team_text(label: str) -> str:
+    """A role, or a team as `team xrow+xcolumn+xlevel` (commas separate the cell's teams)."""
+    return f"team {label.replace(',', '+')}" if "," in label else label

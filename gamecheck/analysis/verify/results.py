@@ -81,6 +81,9 @@ class Verification:
     exports: dict[str, str] = field(default_factory=dict, repr=False)
     """When asked for: the solver input of every query, by format (`icnf` for the CNF
     backend; `cpsat model` and `cpsat queries` for CP-SAT)."""
+    teams: Answer = Answer(UNKNOWN, detail="not asked")
+    """Roles whose goals are equal in every reachable terminal state: the value lists the
+    teams of two or more roles (analysis/teams.py)."""
 
     def answers(self) -> dict[str, Answer]:
         """Every answer but the outcome set, by question (`earliest_win red`, ...)."""
@@ -91,6 +94,7 @@ class Verification:
             "goal_definedness": self.goal_definedness,
         }
         answers.update({f"earliest_win {role}": a for role, a in self.earliest_win.items()})
+        answers["teams"] = self.teams
         return answers
 
     @property
@@ -130,6 +134,7 @@ class Verification:
                 "goal_definedness": self.goal_definedness.to_json(),
                 "outcomes": self.outcomes.to_json(),
                 "earliest_win": {role: a.to_json() for role, a in self.earliest_win.items()},
+                "teams": self.teams.to_json(),
                 "seconds": round(self.seconds, 3),
                 "encoding": self.encoding,
                 "system": self.system_size,

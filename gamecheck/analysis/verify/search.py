@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from gamecheck.analysis.replay import ReplayError, replay_line
+from gamecheck.analysis.teams import goals_differ, partition
 from gamecheck.analysis.verify.results import (
     FOUND,
     NONE,
@@ -30,7 +31,7 @@ from gamecheck.analysis.verify.results import (
 )
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.models.base import Game
-from gamecheck.solvers.ground.circuit import Circuit
+from gamecheck.solvers.ground.circuit import TRUE, Circuit
 from gamecheck.solvers.ground.sampling import Playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import Line, Unrolling
@@ -39,6 +40,8 @@ INDUCTION_DEPTHS = (1, 2, 4)
 """A search for a state tries k-induction with these k, each once lines of play of k steps
 are searched; it settles "no such state" without unrolling to the end of the game."""
 INDUCTION_SECONDS = 20.0
+TEAMS = " teams"
+"""The teams question's key among the questions (no role can have this name)."""
 
 
 class Verifier:
@@ -89,12 +92,14 @@ class Verifier:
         for index, role in enumerate(roles):
             questions[role] = lambda index=index: self.earliest_win(index)
         answers: dict[str, Answer | Outcomes] = {}
+        questions[TEAMS] = lambda: self.teams(answers["outcomes"])
         for number, (name, ask) in enumerate(questions.items()):
             share = 1 / (len(questions) - number)
             answers[name] = self._timed(name, ask, self.whole_budget.part(share=share))
         for name, ask in questions.items():
             if answers[name].status == UNKNOWN and not self.whole_budget.expired:
                 answers[name] = self._timed(name, ask, self.whole_budget)
+        teams = answers.pop(TEAMS)
         return Verification(
             game=self.system.name,
             roles=roles,
@@ -110,6 +115,7 @@ class Verifier:
             seconds=self.whole_budget.seconds,
             encoding=self.unrolling.size(),
             interrupted=self.whole_budget.interrupted is not None,
+            teams=teams,
         )
 
     # -- the questions -------------------------------------------------------------------
@@ -264,6 +270,32 @@ class Verifier:
             )
         return Answer(FOUND, line.depth, self._checked(line, _ends_with_goal(role, WIN)))
 
+    def teams(self, outcomes: Outcomes) -> Answer:
+        """Roles whose goals are equal in every reachable terminal state (analysis/teams.py):
+        the goal vectors found show which differ; equality is proved by the circuit, the
+        invariants, or a search to the proved end of the game (a complete outcome set)."""
+        self.progress("teams")
+        system = self.system
+
+        def equal(a: int, b: int) -> bool | None:
+            if any(vector[a] != vector[b] for vector in outcomes.vectors):
+                return False
+            condition = goals_differ(system, a, b)
+            if condition == -TRUE or outcomes.complete or self._impossible(condition):
+                return True
+            line = self._find(condition, self._depths())
+            if line is not None:
+                self._checked(line, _ends_with_different_goals(a, b))
+                return False
+            return True if self._complete() else None
+
+        found = partition(system.roles, equal)
+        status = PROVED if found.settled else UNKNOWN
+        detail = "roles with equal goals in every reachable terminal state"
+        if not found.settled:
+            detail += " (a role whose equality is unproved stands alone)"
+        return Answer(status, found.teams, detail=detail)
+
     # -- helpers -------------------------------------------------------------------------
     def _timed(self, name: str, question: Callable[[], Answer | Outcomes], budget: Budget):
         """The question's answer within `budget` (unknown if it ends first), with its time."""
@@ -276,6 +308,7 @@ class Verifier:
             "playability",
             "goal_definedness",
             "outcomes",
+            TEAMS,
         )
         self.unrolling.question = name.replace("_", " ") if known else f"earliest win {name}"
         try:
@@ -458,6 +491,14 @@ def _goals_undefined(game: Game, state) -> bool:
 def _ends_with_goal(role: int, goal: int):
     def claim(game: Game, state) -> bool:
         return game.is_terminal(state) and goal in _goal_values(game, state)[role]
+
+    return claim
+
+
+def _ends_with_different_goals(a: int, b: int):
+    def claim(game: Game, state) -> bool:
+        values = _goal_values(game, state)
+        return game.is_terminal(state) and values[a] != values[b]
 
     return claim
 

@@ -109,6 +109,8 @@ def verification_text(result: Verification, game: Game | None = None) -> str:
     for label, answer, unit in rows[4:]:
         lines.append(_answer_line(label, answer, unit))
         lines += line_of_play(label, answer.witness)
+    teams = " | ".join(" ".join(team) for team in result.teams.value or []) or "none"
+    lines.append(f"  {'teams':18} {result.teams.status:8} {teams}")
     if not result.complete:
         lines.append("  (the longest game is not proved: answers hold up to the horizon only)")
     if result.interrupted:

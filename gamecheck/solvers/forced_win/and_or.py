@@ -1,32 +1,36 @@
 """AND/OR search for forced wins: depth-first search and df-pn on shared tables.
 
-`Prover.prove(state, d)` settles "won within d" for one role: a state is won within d when it
-is terminal with goal(R) = 100, or d > 0, it is not terminal, and some legal action of R makes
-every joint legal action of the other roles lead to a state won within d - 1. Won within d
-implies won within any larger depth, so one table entry per state keeps the smallest depth a
-win is proved for (with R's action) and the largest depth a loss is proved for; it answers
-every (state, remaining depth) query, across depths and across both methods:
+`Prover.prove(state, d)` settles "won within d" for a team (solvers/forced_win/sides.py): a
+state is won within d when it is terminal with goal 100 for every team role, or d > 0, it is
+not terminal, and some joint action of the team makes every joint reply of the opponents lead
+to a state won within d - 1. Won within d implies won within any larger depth, so one table
+entry per state keeps the smallest depth a win is proved for (with the team's action) and the
+largest depth a loss is proved for; it answers every (state, remaining depth) query, across
+depths and across both methods:
 
 - depth-first search with move ordering: immediate wins first (every reply known won), moves
-  known to lose last (among them those that leave the others an immediate win, learned at
-  the previous depth), the history heuristic between;
+  known to lose last, the history heuristic between; and immediate-threat pruning: where the
+  opponents move, the replies that ended a line of play with their win elsewhere are tried
+  before any other child is made, so that a threat the team's last action did not stop
+  refutes it at the cost of one step;
 - depth-first proof-number search (df-pn) with the 1 + epsilon trick.
 
-A loss is proved together with the largest depth it holds for (a terminal loss holds for all),
-so a caller can skip depths. The search calls the game's unchecked `apply`.
+A loss is proved together with the largest depth it holds for (a terminal loss holds for
+all), so a caller can skip depths. Tables are keyed by a representative of each state's
+symmetry class (solvers/forced_win/symmetry.py) and bounded in size. The search calls the
+game's unchecked `apply`; the time limit is the command's Budget, the node limit a separate
+count.
 """
 
 from __future__ import annotations
 
-import itertools
-import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tqdm import tqdm
-
-from gamecheck.models.base import Action, Game, State
-from gamecheck.solvers.forced_win.strategy_check import WIN
+from gamecheck.budget import Budget, OutOfBudget
+from gamecheck.models.base import State
+from gamecheck.solvers.forced_win.sides import Sides, TeamAction
+from gamecheck.solvers.forced_win.symmetry import Symmetry, Transform, map_team_action
 
 INFINITE = 1 << 40
 """A depth beyond any game: a loss proved for it holds at every depth."""
@@ -34,28 +38,59 @@ SOLVED_LIMIT = 2_000_000
 """Past this many proved states, only terminal states and losses at every depth are kept."""
 EXPANSION_CACHE = 200_000
 PROOF_NUMBER_CACHE = 2_000_000
+KILLERS = 4
+"""Replies remembered for immediate-threat pruning."""
 EPSILON = 0.25
 """df-pn's child thresholds are widened by this share of the second-best sibling's number."""
 CHECK_EVERY = 1024
-"""Nodes between two looks at the clock (and progress updates)."""
+"""Nodes between two looks at the clock (and progress reports)."""
 WON, OPEN, LOST = 0, 1, 2
-"""What is known of a state at a depth, in the order R's actions are tried."""
-
-
-class BudgetExhausted(Exception):
-    """The time limit or node budget ran out during a search."""
+"""What is known of a state at a depth, in the order the team's actions are tried."""
 
 
 class SliceExhausted(Exception):
-    """The node slice a caller set (`Budget.slice_end`) ran out."""
+    """The node slice a caller set (`NodeCounter.slice_end`) ran out."""
+
+
+class NodeCounter:
+    """Counts search nodes against a node limit and, every CHECK_EVERY nodes, looks at the
+    command's Budget (OutOfBudget when either runs out) and reports progress. `slice_end` (a
+    node count) ends one try of a portfolio."""
+
+    def __init__(
+        self,
+        budget: Budget,
+        node_limit: int | None = None,
+        progress: Callable[[int], None] | None = None,
+    ):
+        self.budget = budget
+        self.node_limit = node_limit
+        self.progress = progress
+        self.nodes = 0
+        self.slice_end: int | None = None
+
+    def count(self) -> None:
+        self.nodes += 1
+        if self.nodes == self.slice_end:
+            raise SliceExhausted
+        if self.nodes % CHECK_EVERY == 0:
+            if self.progress is not None:
+                self.progress(self.nodes)
+            self.check()
+
+    def check(self) -> None:
+        """OutOfBudget if the time or the node limit has run out."""
+        self.budget.check()
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            raise OutOfBudget("the node limit ran out")
 
 
 @dataclass(slots=True)
 class _Expansion:
-    """A non-terminal state's moves: R's actions, the others' joint replies (the same for
-    every action of R), and the next state for each pair."""
+    """A non-terminal state's moves: the team's joint actions, the opponents' joint replies
+    (the same for every team action), and the key of the next state for each pair."""
 
-    actions: Sequence[Action]
+    actions: Sequence[TeamAction]
     replies: list[tuple]
     children: list[tuple[State, ...]]
 
@@ -76,100 +111,70 @@ class _Numbers:
 
 @dataclass(slots=True)
 class _Solved:
-    """What is proved of a state: won within `win` (INFINITE: no win proved) with R's action
-    number `choice`, and not won within `loss` (-1: no loss proved)."""
+    """What is proved of a state: won within `win` (INFINITE: no win proved) with the team's
+    action number `choice`, and not won within `loss` (-1: no loss proved)."""
 
     win: int = INFINITE
     choice: int = -1
     loss: int = -1
 
 
-class Budget:
-    """A deadline and a node budget, checked every CHECK_EVERY nodes, with progress shown;
-    `slice_end` (a node count) ends one try of a portfolio."""
-
-    def __init__(self, time_limit: float | None, node_limit: int | None, progress: tqdm):
-        self.start = time.perf_counter()
-        self.deadline = None if time_limit is None else self.start + time_limit
-        self.node_limit = node_limit
-        self.nodes = 0
-        self.slice_end: int | None = None
-        self.progress = progress
-
-    def count(self) -> None:
-        self.nodes += 1
-        if self.nodes == self.slice_end:
-            raise SliceExhausted
-        if self.nodes % CHECK_EVERY == 0:
-            self.progress.update(CHECK_EVERY)
-            self.check()
-
-    def check(self) -> None:
-        """Raise BudgetExhausted if the time or the node budget has run out."""
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise BudgetExhausted
-        if self.node_limit is not None and self.nodes >= self.node_limit:
-            raise BudgetExhausted
-
-    def lift(self) -> None:
-        """No more limits: the strategy of a proved win is extracted whatever it costs."""
-        self.deadline = self.node_limit = self.slice_end = None
-
-    @property
-    def seconds(self) -> float:
-        return time.perf_counter() - self.start
-
-
 class Prover:
-    """Proves or refutes "won within d" for states of one game and role, sharing its tables
-    across depths and across the two search methods."""
+    """Proves or refutes "won within d" for the states of one game and team, sharing its
+    tables across depths and across the two search methods."""
 
-    def __init__(self, game: Game, role: int, budget: Budget):
-        self.game = game
-        self.role = role
-        self.others = [r for i, r in enumerate(game.roles) if i != role]
-        self.budget = budget
+    def __init__(self, sides: Sides, counter: NodeCounter, symmetry: Symmetry | None = None):
+        self.sides = sides
+        self.game = sides.game
+        self.counter = counter
+        self.symmetry = symmetry
         self.solved: dict[State, _Solved] = {}
         self.solved_limit = SOLVED_LIMIT
         self.expansions: dict[State, _Expansion] = {}
         self.numbers: dict[tuple[State, int], tuple[int, int]] = {}
-        self.my_history: dict[Action, int] = {}
+        self.my_history: dict[TeamAction, int] = {}
         self.their_history: dict[tuple, int] = {}
+        self.killers: list[tuple] = []
 
     # results are encoded as one int: v >= 0 is "won within v", v < 0 "not won within -1-v"
 
     def prove(self, state: State, depth: int, *, depth_first: bool) -> int:
         """Won within `depth`: the depth a win is proved for, or -1 - the depth a loss is."""
-        self._classify(state)
-        known = self._known(state, depth)
+        key = self.key(state)
+        self._classify(key)
+        known = self._known(key, depth)
         if known is not None:
             return known
         if depth_first or depth == 0:
-            return self._search(state, depth)
-        self._proof_numbers(state, depth, INFINITE, INFINITE)
-        return self._known(state, depth)
+            return self._search(key, depth)
+        self._proof_numbers(key, depth, INFINITE, INFINITE)
+        return self._known(key, depth)
+
+    def key(self, state: State) -> State:
+        """The representative of the state's symmetry class: what the tables are keyed by."""
+        return state if self.symmetry is None else self.symmetry.canonical(state)[0]
 
     def _count(self) -> None:
-        """Count a node against the budget; keep the table of proved states bounded."""
-        self.budget.count()
+        """Count a node; keep the table of proved states bounded."""
+        self.counter.count()
         if len(self.solved) > self.solved_limit:
             self.solved = {
-                state: entry
-                for state, entry in self.solved.items()
+                key: entry
+                for key, entry in self.solved.items()
                 if entry.win == 0 or entry.loss >= INFINITE
             }
             self.solved_limit = max(SOLVED_LIMIT, 2 * len(self.solved))
 
-    def _classify(self, state: State) -> None:
+    def _classify(self, key: State) -> None:
         """Record a terminal state as won at depth 0 or lost at every depth."""
-        if state not in self.solved and self.game.is_terminal(state):
-            if self.game.goals(state)[self.role] == WIN:
-                self.solved[state] = _Solved(win=0)
+        if key not in self.solved and self.game.is_terminal(key):
+            if self.sides.won(key):
+                self.solved[key] = _Solved(win=0)
             else:
-                self.solved[state] = _Solved(loss=INFINITE)
+                self.solved[key] = _Solved(loss=INFINITE)
 
-    def _known(self, state: State, depth: int) -> int | None:
-        entry = self.solved.get(state)
+    def _known(self, key: State, depth: int) -> int | None:
+        entry = self.solved.get(key)
         if entry is None:
             return None
         if entry.win <= depth:
@@ -178,47 +183,75 @@ class Prover:
             return -1 - entry.loss
         return None
 
-    def _record_win(self, state: State, depth: int, choice: int) -> int:
-        entry = self.solved.setdefault(state, _Solved())
+    def _record_win(self, key: State, depth: int, choice: int) -> int:
+        entry = self.solved.setdefault(key, _Solved())
         if depth < entry.win:
             entry.win, entry.choice = depth, choice
         return depth
 
-    def _record_loss(self, state: State, depth: int) -> int:
-        entry = self.solved.setdefault(state, _Solved())
+    def _record_loss(self, key: State, depth: int) -> int:
+        entry = self.solved.setdefault(key, _Solved())
         entry.loss = max(entry.loss, depth)
         return -1 - depth
 
-    def _expand(self, state: State) -> _Expansion:
+    def _expand(self, key: State) -> _Expansion:
         """The moves of a non-terminal state; every new child is classified."""
-        expansion = self.expansions.get(state)
-        if expansion is not None:
-            return expansion
-        game = self.game
-        mine = game.legal(state, game.roles[self.role])
-        replies = list(itertools.product(*(game.legal(state, role) for role in self.others)))
-        position = self.role
+        expansion = self.expansions.get(key)
+        if expansion is None:
+            expansion = self._make_expansion(key, self.sides.choices(key))
+        return expansion
+
+    def _make_expansion(self, key: State, choices: tuple[list, list]) -> _Expansion:
+        sides, apply, child_key = self.sides, self.game.apply, self.key
+        actions, replies = choices
         children = []
-        for action in mine:
+        for action in actions:
             row = []
             for reply in replies:
-                joint = (*reply[:position], action, *reply[position:])
-                child = game.apply(state, joint)
+                child = child_key(apply(key, sides.joint(action, reply)))
                 self._classify(child)
                 row.append(child)
             children.append(tuple(row))
-        expansion = _Expansion(mine, replies, children)
+        expansion = _Expansion(actions, replies, children)
         if len(self.expansions) >= EXPANSION_CACHE:
             self.expansions.clear()
-        self.expansions[state] = expansion
+        self.expansions[key] = expansion
         return expansion
+
+    def _expand_unless_threatened(self, key: State) -> _Expansion | None:
+        """The moves of a non-terminal state, or None if immediate-threat pruning shows it
+        lost at every depth: where only the opponents choose, a reply that ended another
+        line of play with their win is tried first, and if it ends this one too, no other
+        child is made."""
+        expansion = self.expansions.get(key)
+        if expansion is not None:
+            return expansion
+        actions, replies = choices = self.sides.choices(key)
+        if len(actions) == 1 and self.killers:
+            legal = set(replies)
+            for reply in self.killers:
+                if reply in legal:
+                    child = self.key(self.game.apply(key, self.sides.joint(actions[0], reply)))
+                    self._classify(child)
+                    entry = self.solved.get(child)
+                    if entry is not None and entry.loss >= INFINITE:
+                        return None
+        return self._make_expansion(key, choices)
+
+    def _remember_threat(self, reply: tuple) -> None:
+        killers = self.killers
+        if killers and killers[0] == reply:
+            return
+        if reply in killers:
+            killers.remove(reply)
+        killers.insert(0, reply)
+        del killers[KILLERS:]
 
     # -- move ordering ------------------------------------------------------------------
 
     def _action_order(self, expansion: _Expansion, depth: int) -> list[int]:
-        """R's actions: immediate wins (every reply known won) first, actions known to be
-        refuted last, among them those leaving the others an immediate win (a terminal loss,
-        learned at the previous depth); ties by the history heuristic, then the game's order."""
+        """The team's actions: immediate wins (every reply known won) first, actions known
+        to be refuted last; ties by the history heuristic, then the game's order."""
         if len(expansion.actions) == 1:
             return [0]
         history = self.my_history
@@ -231,9 +264,9 @@ class Prover:
         return [key[2] for key in keys]
 
     def _reply_order(self, expansion: _Expansion, action: int, depth: int) -> list[int]:
-        """The others' replies to one action: known refutations first (immediate wins of the
-        others among them), replies known won for R last; ties by the history heuristic,
-        then the game's order."""
+        """The opponents' replies to one action: known refutations first (their immediate
+        wins among them), replies known won for the team last; ties by the history
+        heuristic, then the game's order."""
         row = expansion.children[action]
         if len(row) == 1:
             return [0]
@@ -246,9 +279,9 @@ class Prover:
         keys.sort()
         return [key[2] for key in keys]
 
-    def _tier(self, state: State, depth: int) -> int:
+    def _tier(self, key: State, depth: int) -> int:
         """WON, OPEN or LOST: what is known of "won within `depth`"."""
-        entry = self.solved.get(state)
+        entry = self.solved.get(key)
         if entry is None:
             return OPEN
         if entry.win <= depth:
@@ -257,25 +290,30 @@ class Prover:
 
     # -- depth-first search ------------------------------------------------------------
 
-    def _search(self, state: State, depth: int) -> int:
-        known = self._known(state, depth)
+    def _search(self, key: State, depth: int) -> int:
+        known = self._known(key, depth)
         if known is not None:
             return known
         if depth == 0:
-            return -1  # not terminal (children are classified when generated), not won
+            return -1  # not terminal (children are classified when made), not won
         self._count()
-        expansion = self._expand(state)
+        expansion = self.expansions.get(key)
+        if expansion is None:
+            actions, replies = choices = self.sides.choices(key)
+            if len(actions) == 1:
+                return self._replies_value(key, actions[0], replies, depth)
+            expansion = self._make_expansion(key, choices)
         bound = INFINITE
         for action in self._action_order(expansion, depth):
             value = self._action_value(expansion, action, depth)
             if value >= 0:
                 self._reward(expansion.actions[action], depth)
-                return self._record_win(state, value, action)
+                return self._record_win(key, value, action)
             bound = min(bound, -1 - value)
-        return self._record_loss(state, bound)
+        return self._record_loss(key, bound)
 
     def _action_value(self, expansion: _Expansion, action: int, depth: int) -> int:
-        """Whether one action of R wins within `depth`, encoded like `prove`."""
+        """Whether one team action wins within `depth`, encoded like `prove`."""
         row = expansion.children[action]
         deepest = 0
         for j in self._reply_order(expansion, action, depth):
@@ -283,17 +321,47 @@ class Prover:
             if value < 0:
                 reply = expansion.replies[j]
                 self.their_history[reply] = self.their_history.get(reply, 0) + depth * depth
+                if value == -1 - INFINITE:
+                    self._remember_threat(reply)
                 return -1 - _successor_loss(-1 - value)
             deepest = max(deepest, value)
         return deepest + 1
 
+    def _replies_value(self, key: State, action: TeamAction, replies: list, depth: int) -> int:
+        """Where only the opponents choose: their replies one child at a time, until one
+        refutes (recorded, like `prove`). Immediate-threat pruning: replies that ended other
+        lines with the opponents' win come first, then the history heuristic's order; a
+        refutation usually comes first, so the other children are never made."""
+        history = self.their_history
+        if len(replies) > 1:
+            threats = set(self.killers)
+            replies = sorted(
+                replies,
+                key=lambda reply: -history.get(reply, 0) - (INFINITE if reply in threats else 0),
+            )
+        deepest = 0
+        for reply in replies:
+            child = self.key(self.game.apply(key, self.sides.joint(action, reply)))
+            self._classify(child)
+            value = self._search(child, depth - 1)
+            if value < 0:
+                history[reply] = history.get(reply, 0) + depth * depth
+                if value == -1 - INFINITE:
+                    self._remember_threat(reply)
+                return self._record_loss(key, _successor_loss(-1 - value))
+            deepest = max(deepest, value)
+        return self._record_win(key, deepest + 1, 0)
+
     # -- depth-first proof-number search ---------------------------------------------
 
-    def _proof_numbers(self, state: State, depth: int, pn_limit: int, dn_limit: int) -> None:
+    def _proof_numbers(self, key: State, depth: int, pn_limit: int, dn_limit: int) -> None:
         """Work on "won within `depth`" until its proof or disproof number reaches its
         limit (df-pn); a state settled here is recorded in `solved`."""
         self._count()
-        expansion = self._expand(state)
+        expansion = self._expand_unless_threatened(key)
+        if expansion is None:
+            self._record_loss(key, INFINITE)
+            return
         order = self._action_order(expansion, depth)
         reply_orders = [self._reply_order(expansion, action, depth) for action in order]
         below = depth - 1
@@ -304,17 +372,17 @@ class Prover:
                 row = expansion.children[best]
                 deepest = max((self._known(child, below) for child in row), default=0)
                 self._reward(expansion.actions[best], depth)
-                self._record_win(state, deepest + 1, best)
-                self.numbers.pop((state, depth), None)
+                self._record_win(key, deepest + 1, best)
+                self.numbers.pop((key, depth), None)
                 return
             if numbers.dn == 0:
-                self._record_loss(state, self._refuted_bound(expansion, below))
-                self.numbers.pop((state, depth), None)
+                self._record_loss(key, self._refuted_bound(expansion, below))
+                self.numbers.pop((key, depth), None)
                 return
             if numbers.pn >= pn_limit or numbers.dn >= dn_limit:
                 if len(self.numbers) >= PROOF_NUMBER_CACHE:
                     self.numbers.clear()
-                self.numbers[(state, depth)] = (numbers.pn, numbers.dn)
+                self.numbers[(key, depth)] = (numbers.pn, numbers.dn)
                 return
             # the action's limits, then the reply's (df-pn's thresholds, two levels at once)
             action_pn_limit = min(pn_limit, _widened(numbers.pn_second))
@@ -327,8 +395,8 @@ class Prover:
     def _node_numbers(
         self, expansion: _Expansion, order: list[int], reply_orders: list[list[int]], below: int
     ) -> _Numbers:
-        """The proof and disproof numbers of a node, an OR over R's actions of ANDs over the
-        others' replies, with its most proving action and reply."""
+        """The proof and disproof numbers of a node, an OR over the team's actions of ANDs
+        over the opponents' replies, with its most proving action and reply."""
         result = _Numbers()
         for position, action in enumerate(order):
             row = expansion.children[action]
@@ -368,41 +436,64 @@ class Prover:
             bound = min(bound, _successor_loss(deepest))
         return bound
 
-    def _loss_bound(self, state: State, depth: int) -> int:
-        """The depth `state` is proved not won within, if it is not won within `depth`;
+    def _loss_bound(self, key: State, depth: int) -> int:
+        """The depth `key` is proved not won within, if it is not won within `depth`;
         -1 otherwise."""
-        known = self._known(state, depth)
+        known = self._known(key, depth)
         if known is None:
             return 0 if depth == 0 else -1  # non-terminal at the horizon: not won within 0
         return -1 - known if known < 0 else -1
 
-    def _reward(self, action: Action, depth: int) -> None:
-        """The history heuristic: an action of R that proved a win is tried early again."""
+    def _reward(self, action: TeamAction, depth: int) -> None:
+        """The history heuristic: a team action that proved a win is tried early again."""
         self.my_history[action] = self.my_history.get(action, 0) + depth * depth
 
     # -- the strategy ---------------------------------------------------------------------
 
-    def strategy(self, start: State, depth: int) -> dict[State, Action]:
-        """R's action in every state with a choice that the proved win of `start` within
-        `depth` can reach."""
-        strategy: dict[State, Action] = {}
+    def strategy(self, start: State, depth: int) -> dict[State, TeamAction]:
+        """The team's action in every non-terminal state that the proved win of `start`
+        within `depth` can reach (real states, not representatives). A line of play is
+        followed in the frame of the search too: the transforms that took the real states
+        to the states the search proved, applied in order."""
+        sides, apply = self.sides, self.game.apply
+        strategy: dict[State, TeamAction] = {}
         used: dict[State, int] = {}  # state -> the win depth its action was taken for
-        stack = [(start, depth)]
+        stack: list[tuple[State, tuple[Transform, ...], int]] = [(start, (), depth)]
         while stack:
-            state, remaining = stack.pop()
+            state, frame, remaining = stack.pop()
             if used.get(state, INFINITE) <= remaining:
                 continue
-            if self.prove(state, remaining, depth_first=True) < 0:
+            seen = state
+            for transform in frame:
+                seen = transform.state(seen)
+            if self.prove(seen, remaining, depth_first=True) < 0:
                 raise AssertionError("a state on a proved strategy is not won")
-            entry = self.solved[state]
+            key, transform = self._canonical(seen)
+            if transform is not None and (not frame or frame[-1] is not transform):
+                frame = (*frame, transform)
+            entry = self.solved[key]
             used[state] = entry.win
             if entry.win == 0:
                 continue  # a terminal state
-            expansion = self._expand(state)
-            if len(expansion.actions) > 1:
-                strategy[state] = expansion.actions[entry.choice]
-            stack.extend((child, entry.win - 1) for child in expansion.children[entry.choice])
+            wanted = self._expand(key).actions[entry.choice]
+            actions, replies = sides.choices(state)
+            action = next(a for a in actions if self._through(frame, a) == wanted)
+            strategy[state] = action
+            stack.extend(
+                (apply(state, sides.joint(action, reply)), frame, entry.win - 1)
+                for reply in replies
+            )
         return strategy
+
+    def _canonical(self, state: State) -> tuple[State, Transform | None]:
+        if self.symmetry is None:
+            return state, None
+        return self.symmetry.canonical(state)
+
+    def _through(self, frame: tuple[Transform, ...], action: TeamAction) -> TeamAction:
+        for transform in frame:
+            action = map_team_action(transform, self.sides.team, action)
+        return action
 
 
 def _successor_loss(bound: int) -> int:

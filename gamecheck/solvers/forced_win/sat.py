@@ -1,20 +1,25 @@
 """Forced win by SAT on the ground transition system: counterexample-guided refinement.
 
-A second method, independent of the search in solvers/forced_win/search.py: it never calls the move
-generator, only the ground circuit of the rule sheet (solvers/ground/transition.py). For a depth d:
+A second method, independent of the search in solvers/forced_win/search.py: it never calls
+the move generator, only the ground circuit of the rule sheet (solvers/ground/transition.py).
+The team T (one role or several that choose together) wins in a terminal state where every
+role of T has goal 100. For a depth d:
 
-1. candidate: one SAT problem finds actions of R for every node of a tree of the others'
+1. candidate: one SAT problem finds actions of T for every node of a tree of the opponents'
    lines of play (initially the empty line), each node a copy of the ground step, such that
-   every node the lines reach is a terminal state with goal(R) = 100, or is not terminal and
-   above depth d. A line whose next joint action is not legal where the candidate leads is
-   cut there. UNSAT: no strategy beats even these lines, so none exists within d.
-2. counterexample: a second SAT problem unrolls one line of d steps in which R plays the
-   candidate's action while the line stays in the tree and anything legal after it leaves,
-   the others play anything legal, and the line does not end won for R. UNSAT: the candidate,
-   completed by any legal action off the tree, wins within d. SAT: the others' actions of
-   the line join the tree (the line leaves the tree, so the tree grows) and step 1 repeats.
+   every node the lines reach is a terminal state won by T, or is not terminal and above
+   depth d. A line whose next joint action is not legal where the candidate leads is cut
+   there. UNSAT: no strategy beats even these lines, so none exists within d.
+2. counterexample: a second SAT problem unrolls one line of d steps in which T plays the
+   candidate's actions while the line stays in the tree and anything legal after it leaves,
+   the opponents play anything legal, and the line does not end won by T. UNSAT: the
+   candidate, completed by any legal action off the tree, wins within d. SAT: the opponents'
+   actions of the line join the tree (the line leaves the tree, so the tree grows) and step 1
+   repeats.
 
 The candidate problem grows by clauses only, so one incremental solver serves each depth.
+Clauses go through the one SAT layer (gamecheck/solvers/sat.py) and every solver call through
+the command's Budget.
 """
 
 from __future__ import annotations
@@ -24,84 +29,31 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pysat.card import CardEnc, EncType
-from pysat.formula import IDPool
-from pysat.solvers import Solver
-
+from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.errors import BadTermError
 from gamecheck.gdl.terms import term_text
-from gamecheck.models.base import Action, Game, State
+from gamecheck.models.base import Game, State
 from gamecheck.solvers.forced_win.search import ForcedWin, Status, depth_bound, first_action
+from gamecheck.solvers.forced_win.sides import Sides, make_sides
+from gamecheck.solvers.forced_win.strategy import Strategy
 from gamecheck.solvers.forced_win.strategy_check import check_strategy
 from gamecheck.solvers.ground.circuit import TRUE
 from gamecheck.solvers.ground.transition import TransitionSystem
-from gamecheck.solvers.sat import conjuncts
+from gamecheck.solvers.sat import Clauses, Lit, holds, negate
 
-Lit = int | bool
-"""A solver literal (negative for negation) or a constant."""
 WIN = 100
-SAT_SOLVER = "glucose4"
 
 
-class SatTimeout(Exception):
-    """The deadline passed during a SAT call."""
+class _Copies:
+    """Copies of the ground circuit as clauses in one solver (gamecheck.solvers.sat)."""
 
-
-class _Clauses:
-    """Copies of the ground circuit as Tseitin clauses in one solver: constants fold away and
-    an AND of the same solver literals is one variable."""
-
-    def __init__(self, system: TransitionSystem, deadline: float | None):
+    def __init__(self, system: TransitionSystem):
         self.system = system
-        self.pool = IDPool()
-        self.solver = Solver(name=SAT_SOLVER)
-        self.deadline = deadline
-        self._ands: dict[tuple[int, ...], int] = {}
+        self.clauses = Clauses()
         self._cones: dict[tuple[int, ...], list[int]] = {}
 
     def close(self) -> None:
-        self.solver.delete()
-
-    def variable(self) -> int:
-        return self.pool.id()
-
-    def clause(self, literals: Sequence[Lit]) -> None:
-        """At least one of `literals` (constants allowed)."""
-        if any(literal is True for literal in literals):
-            return
-        kept = [literal for literal in literals if literal is not False]
-        if not kept:  # unsatisfiable: a variable and its negation
-            variable = self.variable()
-            kept = [variable]
-            self.solver.add_clause([-variable])
-        self.solver.add_clause(kept)
-
-    def conj(self, literals: Sequence[Lit]) -> Lit:
-        key = conjuncts(literals)
-        if isinstance(key, bool) or len(key) == 1:
-            return key if isinstance(key, bool) else key[0]
-        gate = self._ands.get(key)
-        if gate is None:
-            gate = self._ands[key] = self.variable()
-            for literal in key:
-                self.solver.add_clause([-gate, literal])
-            self.solver.add_clause([gate, *(-literal for literal in key)])
-        return gate
-
-    def disj(self, literals: Sequence[Lit]) -> Lit:
-        return negate(self.conj([negate(literal) for literal in literals]))
-
-    def exactly_one_if(self, condition: Lit, literals: Sequence[Lit]) -> None:
-        """If `condition`, exactly one of `literals`; at most one in any case."""
-        variables = [literal for literal in literals if literal is not False]
-        if any(literal is True for literal in variables):
-            raise AssertionError("an action variable is constant")
-        self.clause([negate(condition), *variables])
-        if len(variables) > 1:
-            for clause in CardEnc.atmost(
-                variables, 1, vpool=self.pool, encoding=EncType.seqcounter
-            ):
-                self.solver.add_clause(clause)
+        self.clauses.close()
 
     def circuit(self, inputs: dict[int, Lit], outputs: Sequence[int]) -> list[Lit]:
         """The solver literals of circuit literals `outputs`, given the solver literals of
@@ -113,7 +65,7 @@ class _Clauses:
             if not children:
                 values[node] = inputs.get(node, False)
             else:
-                values[node] = self.conj([_literal(values, child) for child in children])
+                values[node] = self.clauses.conj([_literal(values, child) for child in children])
         return [_literal(values, output) for output in outputs]
 
     def _cone(self, outputs: tuple[int, ...]) -> list[int]:
@@ -123,28 +75,6 @@ class _Clauses:
             nodes.discard(TRUE)
             cone = self._cones[outputs] = sorted(nodes)
         return cone
-
-    def solve(self, assumptions: Sequence[int] = ()) -> set[int] | None:
-        """The true variables of a model, or None if there is none; SatTimeout if the
-        deadline passes."""
-        if self.deadline is None:
-            answer = self.solver.solve(assumptions=list(assumptions))
-        else:
-            answer = None
-            for budget in (10_000 * 2**k for k in itertools.count()):
-                if time.monotonic() > self.deadline:
-                    raise SatTimeout
-                self.solver.conf_budget(budget)
-                answer = self.solver.solve_limited(assumptions=list(assumptions))
-                if answer is not None:
-                    break
-        if not answer:
-            return None
-        return {literal for literal in self.solver.get_model() if literal > 0}
-
-
-def negate(literal: Lit) -> Lit:
-    return not literal if isinstance(literal, bool) else -literal
 
 
 def _literal(values: dict[int, Lit], literal: int) -> Lit:
@@ -165,22 +95,25 @@ class _Step:
 class _Unrolling:
     """What both SAT problems build: state copies and their successors."""
 
-    def __init__(self, clauses: _Clauses, role: int):
-        self.clauses = clauses
-        self.system = clauses.system
-        self.role = role
-        goal = self.system.goals[role].get(WIN, -TRUE)
-        self.state_outputs = (self.system.terminal, goal, *itertools.chain(*self.system.legal))
+    def __init__(self, copies: _Copies, team: Sequence[int]):
+        self.copies = copies
+        self.clauses = copies.clauses
+        self.system = copies.system
+        goals = [self.system.goals[role].get(WIN, -TRUE) for role in team]
+        self.state_outputs = (self.system.terminal, *goals, *itertools.chain(*self.system.legal))
+        self.team_size = len(goals)
 
     def step(self, fluents: list[Lit]) -> _Step:
         system = self.system
         inputs = dict(zip(system.fluent_nodes, fluents, strict=True))
-        terminal, goal, *legal = self.clauses.circuit(inputs, self.state_outputs)
+        values = self.copies.circuit(inputs, self.state_outputs)
+        terminal, goals = values[0], values[1 : 1 + self.team_size]
+        legal = values[1 + self.team_size :]
         per_role = []
         for actions in system.actions:
             per_role.append(legal[: len(actions)])
             legal = legal[len(actions) :]
-        return _Step(fluents, terminal, self.clauses.conj([terminal, goal]), per_role)
+        return _Step(fluents, terminal, self.clauses.conj([terminal, *goals]), per_role)
 
     def successor(self, step: _Step, actions: list[list[Lit]]) -> list[Lit]:
         """The fluents after a joint action given as a literal per role and ground action."""
@@ -188,7 +121,7 @@ class _Unrolling:
         inputs = dict(zip(system.fluent_nodes, step.fluents, strict=True))
         for nodes, literals in zip(system.action_nodes, actions, strict=True):
             inputs.update(zip(nodes, literals, strict=True))
-        return self.clauses.circuit(inputs, system.next)
+        return self.copies.circuit(inputs, system.next)
 
     def choice(self, step: _Step, role: int, condition: Lit) -> list[Lit]:
         """Variables for `role`'s action, exactly one and legal when `condition` holds."""
@@ -197,7 +130,7 @@ class _Unrolling:
             if legal is False:
                 literals.append(False)
                 continue
-            variable = self.clauses.variable()
+            variable = self.clauses.new_variable()
             self.clauses.clause([-variable, legal])
             literals.append(variable)
         self.clauses.exactly_one_if(condition, literals)
@@ -205,41 +138,45 @@ class _Unrolling:
 
 
 Line = tuple[tuple[int, ...], ...]
-"""The others' joint actions, step by step: per other role (in role order) an action index."""
+"""The opponents' joint actions, step by step: per opponent (role order) an action index."""
 
 
 @dataclass
 class _Node:
-    """A node of the candidate tree: the others' line so far leads here."""
+    """A node of the candidate tree: the opponents' line so far leads here."""
 
     step: _Step
     depth: int
     reach: Lit
-    mine: list[Lit]
+    mine: list[list[Lit]]
+    """Per team role, its action variables."""
     children: dict[tuple[int, ...], _Node] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class SatStrategy:
-    """R's action (a ground action index) at each node of the tree of the others' lines,
-    keyed by the line that leads there; off the tree any legal action wins."""
+    """The team's actions (ground action indexes, team order) at each node of the tree of
+    the opponents' lines, keyed by the line that leads there; off the tree any legal action
+    wins."""
 
-    actions: dict[Line, int]
+    actions: dict[Line, tuple[int, ...]]
 
 
 class _Candidates:
-    """Step 1: R's actions for a growing tree of the others' lines."""
+    """Step 1: the team's actions for a growing tree of the opponents' lines."""
 
-    def __init__(self, system: TransitionSystem, role: int, start: list[Lit], depth: int, deadline):
-        self.clauses = _Clauses(system, deadline)
-        self.unrolling = _Unrolling(self.clauses, role)
-        self.role = role
-        self.others = [r for r in range(len(system.roles)) if r != role]
+    def __init__(self, system: TransitionSystem, team, start: list[Lit], depth: int, budget):
+        self.copies = _Copies(system)
+        self.clauses = self.copies.clauses
+        self.unrolling = _Unrolling(self.copies, team)
+        self.team = list(team)
+        self.others = [r for r in range(len(system.roles)) if r not in team]
         self.depth = depth
+        self.budget = budget
         self.root = self._node(start, 0, True)
 
     def close(self) -> None:
-        self.clauses.close()
+        self.copies.close()
 
     def _node(self, fluents: list[Lit], depth: int, reach: Lit) -> _Node:
         step = self.unrolling.step(fluents)
@@ -249,7 +186,9 @@ class _Candidates:
             self.clauses.clause([negate(reach), step.won])
         else:
             self.clauses.clause([negate(reach), step.won, negate(step.terminal)])
-        mine = self.unrolling.choice(step, self.role, playing) if depth < self.depth else []
+        mine = []
+        if depth < self.depth:
+            mine = [self.unrolling.choice(step, role, playing) for role in self.team]
         return _Node(step, depth, reach, mine)
 
     def add(self, line: Line) -> None:
@@ -263,9 +202,10 @@ class _Candidates:
             node = child
 
     def _child(self, node: _Node, joint: tuple[int, ...]) -> _Node:
-        system = self.clauses.system
+        system = self.copies.system
         actions: list[list[Lit]] = [[] for _ in system.roles]
-        actions[self.role] = node.mine
+        for role, literals in zip(self.team, node.mine, strict=True):
+            actions[role] = literals
         legal = []
         for other, action in zip(self.others, joint, strict=True):
             actions[other] = [a == action for a in range(len(system.actions[other]))]
@@ -274,40 +214,38 @@ class _Candidates:
         return self._node(self.unrolling.successor(node.step, actions), node.depth + 1, reach)
 
     def solve(self) -> SatStrategy | None:
-        model = self.clauses.solve()
-        if model is None:
+        model = self.clauses.solve(budget=self.budget)
+        if model is False:
             return None
-        actions: dict[Line, int] = {}
+        actions: dict[Line, tuple[int, ...]] = {}
         stack: list[tuple[Line, _Node]] = [((), self.root)]
         while stack:
             line, node = stack.pop()
-            chosen = [a for a, literal in enumerate(node.mine) if _true(model, literal)]
-            if chosen:
-                actions[line] = chosen[0]
+            chosen = [
+                next((a for a, literal in enumerate(literals) if holds(literal, model)), None)
+                for literals in node.mine
+            ]
+            if chosen and None not in chosen:
+                actions[line] = tuple(chosen)
             stack.extend((line + (joint,), child) for joint, child in node.children.items())
         return SatStrategy(actions)
 
 
-def _true(model: set[int], literal: Lit) -> bool:
-    if isinstance(literal, bool):
-        return literal
-    return literal in model if literal > 0 else -literal not in model
-
-
 def _counterexample(
     system: TransitionSystem,
-    role: int,
+    team: Sequence[int],
     start: list[Lit],
     depth: int,
     strategy: SatStrategy,
-    deadline: float | None,
+    budget: Budget,
 ) -> Line | None:
-    """Step 2: a line of the others on which R, playing the candidate while on the tree and
-    anything legal after, does not win within `depth`; None if there is none."""
-    clauses = _Clauses(system, deadline)
+    """Step 2: a line of the opponents on which the team, playing the candidate while on the
+    tree and anything legal after, does not win within `depth`; None if there is none."""
+    copies = _Copies(system)
+    clauses = copies.clauses
     try:
-        unrolling = _Unrolling(clauses, role)
-        others = [r for r in range(len(system.roles)) if r != role]
+        unrolling = _Unrolling(copies, team)
+        others = [r for r in range(len(system.roles)) if r not in team]
         step = unrolling.step(start)
         alive: Lit = True
         on_tree: dict[Line, Lit] = {(): True}
@@ -317,14 +255,11 @@ def _counterexample(
             if t == depth:
                 break
             playing = clauses.conj([alive, negate(step.terminal)])
-            actions: list[list[Lit]] = [[] for _ in system.roles]
-            for r in range(len(system.roles)):
-                actions[r] = unrolling.choice(step, r, playing)
+            actions = [unrolling.choice(step, r, playing) for r in range(len(system.roles))]
             for line, on in on_tree.items():
                 if line in strategy.actions:
-                    clauses.clause(
-                        [negate(on), negate(playing), actions[role][strategy.actions[line]]]
-                    )
+                    for role, action in zip(team, strategy.actions[line], strict=True):
+                        clauses.clause([negate(on), negate(playing), actions[role][action]])
             choices.append([actions[r] for r in others])
             on_tree = {
                 line + (joint,): clauses.conj(
@@ -335,13 +270,13 @@ def _counterexample(
             }
             alive = playing
             step = unrolling.step(unrolling.successor(step, actions))
-        model = clauses.solve()
-        if model is None:
+        model = clauses.solve(budget=budget)
+        if model is False:
             return None
         line = []
         for per_role in choices:
             joint = tuple(
-                next((a for a, lit in enumerate(literals) if _true(model, lit)), -1)
+                next((a for a, lit in enumerate(literals) if holds(lit, model)), -1)
                 for literals in per_role
             )
             if -1 in joint:
@@ -349,7 +284,7 @@ def _counterexample(
             line.append(joint)
         return tuple(line)
     finally:
-        clauses.close()
+        copies.close()
 
 
 def _tree_children(strategy: SatStrategy, line: Line) -> list[tuple[int, ...]]:
@@ -358,27 +293,27 @@ def _tree_children(strategy: SatStrategy, line: Line) -> list[tuple[int, ...]]:
 
 
 class Refinement:
-    """Counterexample-guided refinement for one role from one start state; counts its SAT
+    """Counterexample-guided refinement for one team from one start state; counts its SAT
     calls."""
 
     def __init__(
         self,
         system: TransitionSystem,
-        role: int,
+        team: Sequence[int],
         start: frozenset[int],
         *,
-        deadline: float | None = None,
+        budget: Budget | None = None,
     ):
         self.system = system
-        self.role = role
+        self.team = tuple(team)
         self.start: list[Lit] = [i in start for i in range(len(system.fluents))]
-        self.deadline = deadline
+        self.budget = budget or Budget()
         self.calls = 0
 
     def won_within(self, depth: int) -> SatStrategy | None:
-        """A strategy that wins within `depth` steps, or None if there is none; SatTimeout
-        if the deadline (time.monotonic) passes."""
-        candidates = _Candidates(self.system, self.role, self.start, depth, self.deadline)
+        """A strategy that wins within `depth` steps, or None if there is none;
+        OutOfBudget if the budget ends first."""
+        candidates = _Candidates(self.system, self.team, self.start, depth, self.budget)
         try:
             while True:
                 self.calls += 1
@@ -387,7 +322,7 @@ class Refinement:
                     return None
                 self.calls += 1
                 line = _counterexample(
-                    self.system, self.role, self.start, depth, strategy, self.deadline
+                    self.system, self.team, self.start, depth, strategy, self.budget
                 )
                 if line is None:
                     return strategy
@@ -398,41 +333,46 @@ class Refinement:
 
 def forced_win_sat(
     game: Game,
-    role: str,
+    team: str | Sequence[str],
     system: TransitionSystem,
     *,
     start: State | None = None,
     max_depth: int | None = None,
-    time_limit: float | None = 60.0,
+    budget: Budget | None = None,
 ) -> ForcedWin:
-    """The question of search.forced_win, answered on `system` (the ground rules
-    of `game`) by SAT, depth by depth; a strategy found is replayed on `game` like the
-    search's. `nodes` counts SAT calls."""
+    """The question of search.forced_win, answered on `system` (the ground rules of `game`)
+    by SAT, depth by depth; a strategy found is replayed on `game` like the search's.
+    `nodes` counts SAT calls."""
     clock = time.monotonic()
-    game.role_index(role)  # UnknownRoleError first
+    roles = [team] if isinstance(team, str) else list(team)
+    sides = make_sides(game, roles)
     state = game.initial_state() if start is None else start
     max_depth = depth_bound(game, max_depth)
-    deadline = None if time_limit is None else clock + time_limit
+    team_indexes = [system.roles.index(role) for role in sides.team_roles]
     refinement = Refinement(
-        system,
-        system.roles.index(role),
-        fluents_of(system, game.state_facts(state)),
-        deadline=deadline,
+        system, team_indexes, fluents_of(system, game.state_facts(state)), budget=budget
     )
-    answer = {"game": game.name, "role": role, "max_depth": max_depth, "method": "sat"}
+    answer = {
+        "game": game.name,
+        "role": roles[0],
+        "team": sides.team_roles,
+        "max_depth": max_depth,
+        "method": "sat",
+    }
     searched = -1
     try:
         for depth in range(max_depth + 1):
             sat = refinement.won_within(depth)
             if sat is not None:
-                strategy = state_strategy(game, system, role, state, sat, depth)
-                size = check_strategy(game, role, state, strategy, depth)
+                actions = state_strategy(sides, system, state, sat, depth)
+                strategy = Strategy(sides.team_roles, state, depth, actions)
+                size = check_strategy(game, sides.team_roles, state, actions, depth)
                 return ForcedWin(
                     **answer,
                     status=Status.FOUND,
                     depth=depth,
                     searched_depth=depth - 1,
-                    first_action=first_action(game, role, state, strategy),
+                    first_action=first_action(sides, strategy),
                     strategy_size=size,
                     nodes=refinement.calls,
                     seconds=time.monotonic() - clock,
@@ -440,7 +380,7 @@ def forced_win_sat(
                 )
             searched = depth
         status = Status.NONE
-    except SatTimeout:
+    except OutOfBudget:
         status = Status.UNKNOWN
     return ForcedWin(
         **answer,
@@ -465,17 +405,18 @@ def fluents_of(system: TransitionSystem, facts: frozenset[str]) -> frozenset[int
 
 
 def state_strategy(
-    game: Game, system: TransitionSystem, role: str, start: State, sat: SatStrategy, depth: int
-) -> dict[State, Action]:
-    """The SAT strategy (keyed by the others' lines) as R's action per game state, on the
-    move generator: off the tree R plays its first legal action. A state met again with fewer
-    steps left takes the action of that meeting, whose continuation wins sooner."""
-    position = game.roles.index(role)
-    others = [r for r in game.roles if r != role]
+    sides: Sides, system: TransitionSystem, start: State, sat: SatStrategy, depth: int
+) -> dict[State, tuple]:
+    """The SAT strategy (keyed by the opponents' lines) as the team's action per game state,
+    on the move generator: off the tree the team plays its first legal actions. A state met
+    again with fewer steps left takes the action of that meeting, whose continuation wins
+    sooner."""
+    game = sides.game
     ground = [
         {term_text(action): i for i, action in enumerate(actions)} for actions in system.actions
     ]
-    assigned: dict[State, tuple[int, Action]] = {}
+    positions = [system.roles.index(role) for role in game.roles]
+    assigned: dict[State, tuple[int, tuple]] = {}
 
     def walk(state: State, line: Line | None, remaining: int) -> None:
         if remaining == 0 or game.is_terminal(state):
@@ -483,21 +424,24 @@ def state_strategy(
         known = assigned.get(state)
         if known is not None and known[0] <= remaining:
             return
+        actions, replies = sides.choices(state)
         if line is not None and line in sat.actions:
-            action = game.parse_action(role, system.action_text(position, sat.actions[line]))
-        else:
-            action, line = game.legal(state, role)[0], None
-        assigned[state] = (remaining, action)
-        for reply in itertools.product(*(game.legal(state, other) for other in others)):
-            replies = iter(reply)
-            joint = [action if r == role else next(replies) for r in game.roles]
-            key = tuple(
-                ground[game.roles.index(other)][game.action_text(a)]
-                for other, a in zip(others, reply, strict=True)
+            action = tuple(
+                game.parse_action(role, system.action_text(positions[i], chosen))
+                for role, i, chosen in zip(
+                    sides.team_roles, sides.team, sat.actions[line], strict=True
+                )
             )
-            walk(game.next(state, joint), None if line is None else line + (key,), remaining - 1)
+        else:
+            action, line = actions[0], None
+        assigned[state] = (remaining, action)
+        for reply in replies:
+            by_system_order = sorted(
+                zip(sides.opponents, reply, strict=True), key=lambda pair: positions[pair[0]]
+            )
+            key = tuple(ground[positions[i]][game.action_text(a)] for i, a in by_system_order)
+            after = game.next(state, sides.joint(action, reply))
+            walk(after, None if line is None else line + (key,), remaining - 1)
 
     walk(start, (), depth)
-    return {
-        state: action for state, (_, action) in assigned.items() if len(game.legal(state, role)) > 1
-    }
+    return {state: action for state, (_, action) in assigned.items()}

@@ -1,31 +1,44 @@
-"""Earliest forced win: can role R reach goal 100 within d steps, whatever the others do?
+"""Earliest forced win: can a team reach goal 100 for all its roles within d steps, whatever
+the other roles do?
 
-All other roles play together against R (solvers/forced_win/and_or.py gives the exact definition of
-"won within d"). `forced_win` deepens d from 0: the first depth that is won is the fewest
-steps of a forced win, and a loss proved for a larger depth than asked skips the depths in
-between. Each depth is settled by a portfolio of the two methods of and_or.py on the
-same tables, depth-first search and df-pn, taking turns with node budgets that double every
-round. Every strategy found is replayed by `check_strategy` (on the checked `next`) before it
-is returned.
+The team's roles choose together and all other roles play together against them
+(solvers/forced_win/and_or.py gives the exact definition of "won within d"). `forced_win`
+deepens d from a lower bound (0, or a depth below which the rules allow no win at all): the
+first depth that is won is the fewest steps of a forced win, and a loss proved for a larger
+depth than asked skips the depths in between. Each depth is settled by a portfolio of the two
+methods of and_or.py on the same tables, depth-first search and df-pn, taking turns with node
+budgets that double every round. Every strategy found is replayed by `check_strategy` (on the
+checked `next`) before it is returned.
 """
 
 from __future__ import annotations
 
 import gc
 import sys
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from tqdm import tqdm
 
-from gamecheck.models.base import Action, Game, State
-from gamecheck.solvers.forced_win.and_or import Budget, BudgetExhausted, Prover, SliceExhausted
+from gamecheck.budget import Budget, OutOfBudget
+from gamecheck.models.base import Game, State
+from gamecheck.schema import stamped
+from gamecheck.solvers.forced_win.and_or import CHECK_EVERY, NodeCounter, Prover, SliceExhausted
+from gamecheck.solvers.forced_win.sides import Sides, make_sides
+from gamecheck.solvers.forced_win.strategy import Strategy
 from gamecheck.solvers.forced_win.strategy_check import check_strategy
+from gamecheck.solvers.forced_win.symmetry import symmetry_of
 
 DEFAULT_MAX_DEPTH = 30
 """The depth bound for games whose rules give no step bound."""
 SLICE_NODES = 20_000
-"""The first node budget of each method in the portfolio; it doubles every round."""
+"""The first node budget of depth-first search in the portfolio; it doubles every round."""
+PROOF_NUMBER_SHARE = 8
+"""df-pn's node budget is this many times smaller: measured on the built-in games, depth-first
+search settled more in the same time (ttcc4 red from the start in 60 s: depth 21 alone, 19
+with df-pn taking equal turns; cubicup endgames 30 steps from the end: up to twice the nodes)."""
 
 
 class Status(StrEnum):
@@ -42,6 +55,9 @@ class ForcedWin:
 
     game: str
     role: str
+    """The role asked about."""
+    team: tuple[str, ...]
+    """The roles that choose together (role order): the role alone, or its team."""
     max_depth: int
     """The depth bound asked about."""
     status: Status
@@ -51,75 +67,98 @@ class ForcedWin:
     strategy_size: int | None
     """The number of distinct states where the strategy chooses among several actions."""
     nodes: int
-    """Search nodes (states expanded); for the sat method, SAT calls."""
+    """Search nodes (states expanded); for the sat method, SAT calls; for a line, 0."""
     seconds: float
     method: str
-    strategy: dict[State, Action] | None = field(default=None, repr=False, compare=False)
+    lower_bound: int = 0
+    """No win takes fewer steps, proved before the main search began (by the rules' counter,
+    the shortest line where every role helps, or a first short search; 0: no bound)."""
+    team_source: str = "alone"
+    """How the team was chosen: `alone`, `given` (--team), or `proved` (equal goals)."""
+    strategy: Strategy | None = field(default=None, repr=False, compare=False)
+
+    def to_json(self) -> dict:
+        return stamped(
+            "forced_win",
+            {
+                "game": self.game,
+                "role": self.role,
+                "team": list(self.team),
+                "team_source": self.team_source,
+                "status": str(self.status),
+                "max_depth": self.max_depth,
+                "depth": self.depth,
+                "searched_depth": self.searched_depth,
+                "lower_bound": self.lower_bound,
+                "first_action": self.first_action,
+                "strategy_size": self.strategy_size,
+                "nodes": self.nodes,
+                "seconds": round(self.seconds, 3),
+                "method": self.method,
+            },
+        )
 
 
 def forced_win(
     game: Game,
-    role: str,
+    team: str | Sequence[str],
     *,
     start: State | None = None,
     max_depth: int | None = None,
-    time_limit: float | None = 60.0,
+    budget: Budget | None = None,
     node_limit: int | None = None,
+    lower_bound: int = 0,
     progress: bool = False,
 ) -> ForcedWin:
-    """Whether `role` can force goal 100 from `start` (default: the initial state) within
-    `max_depth` steps (default: the game's step bound), and in how few."""
-    index = game.role_index(role)
+    """Whether the `team` (a role, or several that choose together) can force goal 100 for
+    all its roles from `start` (default: the initial state) within `max_depth` steps
+    (default: the game's step bound), and in how few. `lower_bound`: a depth below which no
+    win is possible, proved by the caller. StuckState if a role has no legal action in a
+    non-terminal state the search meets."""
+    roles = [team] if isinstance(team, str) else list(team)
+    sides = make_sides(game, roles)
     state = game.initial_state() if start is None else start
     max_depth = depth_bound(game, max_depth)
+    budget = budget or Budget()
     bar = tqdm(
-        desc=f"{game.name} {role}",
+        desc=f"{game.name} {','.join(sides.team_roles)}",
         unit="node",
         file=sys.stderr,
         disable=None if progress else True,
         leave=False,
         delay=1.0,
     )
-    budget = Budget(time_limit, node_limit, bar)
-    prover = Prover(game, index, budget)
-    searched = -1
-    depth = 0
+    counter = NodeCounter(budget, node_limit, lambda _: bar.update(CHECK_EVERY))
+    prover = Prover(sides, counter, symmetry_of(game, sides.team))
+    answer = _Answer(game, roles[0], sides, max_depth, counter, time.monotonic(), lower_bound)
+    if lower_bound > max_depth:
+        return answer.result(Status.NONE, max_depth)
+    searched = lower_bound - 1
+    depth = lower_bound
     order = [True, False]  # depth-first search, then df-pn
     collecting = gc.isenabled()
     gc.disable()  # the tables hold millions of objects and no cycles: collections only cost
     try:
         while depth <= max_depth:
             bar.set_postfix(depth=depth)
-            budget.check()
+            counter.check()
             value = _settle(prover, state, depth, order)
             if value >= 0:
                 depth = value
                 break
             searched = min(-1 - value, max_depth)
             depth = searched + 1
-    except BudgetExhausted:
-        return _result(game, role, max_depth, Status.UNKNOWN, searched, budget)
+        if depth > max_depth:
+            return answer.result(Status.NONE, searched)
+        counter.node_limit = None  # a proved win's strategy is extracted within the time left
+        actions = prover.strategy(state, depth)
+    except OutOfBudget:
+        return answer.result(Status.UNKNOWN, searched)
     finally:
         bar.close()
         if collecting:
             gc.enable()
-    if depth > max_depth:
-        return _result(game, role, max_depth, Status.NONE, searched, budget)
-    budget.lift()
-    strategy = prover.strategy(state, depth)
-    size = check_strategy(game, role, state, strategy, depth)
-    return _result(
-        game,
-        role,
-        max_depth,
-        Status.FOUND,
-        depth - 1,
-        budget,
-        depth=depth,
-        strategy=strategy,
-        strategy_size=size,
-        first_action=first_action(game, role, state, strategy),
-    )
+    return answer.found(Strategy(sides.team_roles, state, depth, actions))
 
 
 def depth_bound(game: Game, max_depth: int | None) -> int:
@@ -133,42 +172,69 @@ def _settle(prover: Prover, state: State, depth: int, order: list[bool]) -> int:
     """Won within `depth`, by a portfolio: depth-first search and df-pn take turns with node
     budgets that double every round, on the same tables; the method that settles a depth is
     tried first at the next one (`order` is updated)."""
-    budget = prover.budget
+    counter = prover.counter
     share = SLICE_NODES
     while True:
         for depth_first in list(order):
-            budget.slice_end = budget.nodes + share
+            slice_nodes = share if depth_first else share // PROOF_NUMBER_SHARE
+            counter.slice_end = counter.nodes + slice_nodes
             try:
                 value = prover.prove(state, depth, depth_first=depth_first)
             except SliceExhausted:
                 continue
             finally:
-                budget.slice_end = None
+                counter.slice_end = None
             order.sort(key=lambda method: method != depth_first)
             return value
         share *= 2
 
 
-def first_action(game: Game, role: str, state: State, strategy: dict) -> str | None:
-    """R's first action, or None when the start state is already won."""
-    if game.is_terminal(state):
-        return None
-    action = strategy.get(state)
-    return game.action_text(action if action is not None else game.legal(state, role)[0])
+def first_action(sides: Sides, strategy: Strategy) -> str | None:
+    """The team's first action, or None when the start state is already over."""
+    action = strategy.actions.get(strategy.start)
+    return None if action is None else sides.action_text(action)
 
 
-def _result(game, role, max_depth, status, searched, budget, **found) -> ForcedWin:
-    return ForcedWin(
-        game=game.name,
-        role=role,
-        max_depth=max_depth,
-        status=status,
-        depth=found.get("depth"),
-        searched_depth=searched,
-        first_action=found.get("first_action"),
-        strategy_size=found.get("strategy_size"),
-        nodes=budget.nodes,
-        seconds=budget.seconds,
-        method="search",
-        strategy=found.get("strategy"),
-    )
+@dataclass
+class _Answer:
+    """What every ForcedWin of one search shares."""
+
+    game: Game
+    role: str
+    sides: Sides
+    max_depth: int
+    counter: NodeCounter
+    started: float
+    lower_bound: int
+
+    def result(self, status: Status, searched: int, **found) -> ForcedWin:
+        return ForcedWin(
+            game=self.game.name,
+            role=self.role,
+            team=self.sides.team_roles,
+            max_depth=self.max_depth,
+            status=status,
+            depth=found.get("depth"),
+            searched_depth=searched,
+            first_action=found.get("first_action"),
+            strategy_size=found.get("strategy_size"),
+            nodes=self.counter.nodes,
+            seconds=time.monotonic() - self.started,
+            method="search",
+            lower_bound=self.lower_bound,
+            strategy=found.get("strategy"),
+        )
+
+    def found(self, strategy: Strategy) -> ForcedWin:
+        """The answer `found`, once the strategy passed its replay."""
+        size = check_strategy(
+            self.game, strategy.team, strategy.start, strategy.actions, strategy.depth
+        )
+        return self.result(
+            Status.FOUND,
+            strategy.depth - 1,
+            depth=strategy.depth,
+            first_action=first_action(self.sides, strategy),
+            strategy_size=size,
+            strategy=strategy,
+        )

@@ -1,62 +1,72 @@
 """An independent check of a winning strategy: replay every reply of the other roles.
 
-A strategy maps the states where the role has more than one legal action to the action it
-plays there. `check_strategy` walks the whole tree the strategy allows, with the game's
-checked `next`, and confirms that every branch ends in a terminal state where the role's goal
-is 100 within the given number of steps. It shares no code with the search that found it.
+A strategy maps states to the joint action of the team (one action per team role, in role
+order). `check_strategy` walks the whole tree the strategy allows with the game's checked
+`next`, and confirms that every branch ends within the given number of steps in a terminal
+state where every team role has goal 100. A state the strategy does not list is allowed only
+where the team has no choice. It shares no code with the searches that find strategies.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from gamecheck.errors import CrossCheckFailure, GamecheckError
-from gamecheck.models.base import Action, Game, State
+from gamecheck.models.base import Game, State
 
 WIN = 100
 
 
 class StrategyCheckFailure(CrossCheckFailure):
-    """A forced-win strategy that fails its replay: a bug in gamecheck, not bad input."""
+    """A strategy that fails its replay. For a strategy gamecheck found, a bug in gamecheck;
+    for a strategy a user gave (`gamecheck check-strategy`), a strategy that does not win."""
 
 
 def check_strategy(
-    game: Game, role: str, start: State, strategy: Mapping[State, Action], depth: int
+    game: Game,
+    team: Sequence[str],
+    start: State,
+    strategy: Mapping[State, tuple],
+    depth: int,
 ) -> int:
-    """Raise StrategyCheckFailure unless `strategy` wins for `role` from `start` within
-    `depth` steps against every joint reply of the other roles; return the number of
-    distinct states where the strategy was consulted."""
-    index = game.role_index(role)
-    others = [other for other in game.roles if other != role]
+    """Raise StrategyCheckFailure unless `strategy` wins for the `team` roles (in role order)
+    from `start` within `depth` steps against every joint reply of the other roles; return
+    the number of distinct states where the team had a choice."""
+    positions = [game.role_index(role) for role in team]
+    others = [role for role in game.roles if role not in team]
     proved: dict[State, int] = {}  # state -> fewest remaining steps it was checked with
-    consulted: set[State] = set()
+    decisions: set[State] = set()
+    who = team[0] if len(team) == 1 else f"team {','.join(team)}"
 
     def fail(state: State, reason: str) -> StrategyCheckFailure:
         facts = " ".join(sorted(game.state_facts(state)))
-        return StrategyCheckFailure(f"{game.name}, strategy of {role}: {reason} in state {facts}")
+        return StrategyCheckFailure(f"{game.name}, strategy of {who}: {reason} in state {facts}")
 
     def check(state: State, remaining: int) -> None:
         if proved.get(state, remaining + 1) <= remaining:
             return
         if game.is_terminal(state):
-            goal = game.goals(state)[index]
-            if goal != WIN:
-                raise fail(state, f"a line ends with goal {goal}")
+            goals = game.goals(state)
+            for role, position in zip(team, positions, strict=True):
+                if goals[position] != WIN:
+                    raise fail(state, f"a line ends with goal {goals[position]} for {role}")
         elif remaining == 0:
             raise fail(state, "a line is not over within the depth")
         else:
-            mine = game.legal(state, role)
-            if len(mine) == 1:
-                action = mine[0]
-            elif state in strategy:
-                action = strategy[state]
-                consulted.add(state)
+            options = list(itertools.product(*(game.legal(state, role) for role in team)))
+            if len(options) > 1:
+                decisions.add(state)
+            if state in strategy:
+                action = tuple(strategy[state])
+            elif len(options) == 1:
+                action = options[0]
             else:
                 raise fail(state, "the strategy has no action")
+            chosen = dict(zip(team, action, strict=True))
             for reply in itertools.product(*(game.legal(state, other) for other in others)):
                 replies = iter(reply)
-                joint = [action if r == role else next(replies) for r in game.roles]
+                joint = [chosen[r] if r in chosen else next(replies) for r in game.roles]
                 try:
                     after = game.next(state, joint)
                 except GamecheckError as error:
@@ -65,4 +75,4 @@ def check_strategy(
         proved[state] = remaining
 
     check(start, depth)
-    return len(consulted)
+    return len(decisions)

@@ -1,0 +1,65 @@
+"""`gamecheck check-strategy GAME FILE`: does a strategy file win, against every reply?
+
+The strategy (as `gamecheck forced-win --strategy FILE` writes it, or from anywhere else) is
+replayed on the GDL reasoner over the game's rule sheet, not on the move generator the search
+used: from its start state, the team plays the file's actions and the other roles every
+joint reply, and every line must end within the file's depth with goal 100 for every team
+role. A strategy that fails is a strategy shown not to win: exit status 1, with the state
+where it fails.
+"""
+
+from __future__ import annotations
+
+import json
+
+from gamecheck.budget import Budget
+from gamecheck.cli import DEFECTIVE, OK
+from gamecheck.cli.options import add_json
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "check-strategy", help="replay a winning strategy against every reply of the others"
+    )
+    parser.add_argument("game", metavar="GAME", help="a built-in game name or a GDL rule sheet")
+    parser.add_argument("file", metavar="FILE", help="a strategy file (JSON)")
+    add_json(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args, budget: Budget) -> int:
+    from gamecheck.analysis.files import read_text
+    from gamecheck.analysis.loading import load_rule_sheet
+    from gamecheck.schema import stamped
+    from gamecheck.solvers.forced_win.strategy import read_strategy
+    from gamecheck.solvers.forced_win.strategy_check import StrategyCheckFailure, check_strategy
+
+    sheet = load_rule_sheet(args.game)
+    strategy = read_strategy(sheet, read_text(args.file), args.file)
+    try:
+        decisions = check_strategy(
+            sheet, strategy.team, strategy.start, strategy.actions, strategy.depth
+        )
+        failure = None
+    except StrategyCheckFailure as error:
+        decisions, failure = None, str(error)
+    who = strategy.team[0] if len(strategy.team) == 1 else f"team {','.join(strategy.team)}"
+    if args.json:
+        body = {
+            "game": sheet.name,
+            "team": list(strategy.team),
+            "depth": strategy.depth,
+            "states": len(strategy.actions),
+            "wins": failure is None,
+            "decision_states": decisions,
+            "failure": failure,
+        }
+        print(json.dumps(stamped("strategy_check", body)))
+    elif failure is None:
+        print(
+            f"{sheet.name}: the strategy of {who} wins within {strategy.depth} steps against "
+            f"every reply, replayed on the GDL reasoner ({decisions} decision states)"
+        )
+    else:
+        print(f"{sheet.name}: the strategy of {who} does not win: {failure}")
+    return OK if failure is None else DEFECTIVE
