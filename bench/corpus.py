@@ -8,7 +8,9 @@ process), then the installed `gamecheck verify SHEET --json --time-limit S` as a
 process, `--jobs` at a time, and records: lint errors and warnings, the ground size (fluents,
 actions, gates, ground atoms) and grounding seconds, each verify answer and its seconds, the
 wall time of the command and its overrun past the limit, its peak memory (the child's maximum
-resident set, from wait4), its exit status, and whether it printed a traceback. It prints a
+resident set, from wait4), its exit status, and whether it printed a traceback. A GDL-II sheet
+(`sees`, `(role random)`) is counted as refused (verify must exit 2 on it), not as a sheet
+whose questions went unsettled. It prints a
 summary table and one JSON line; with --out it writes corpus.csv, summary.json, README.md and
 two plots there.
 """
@@ -29,7 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from gamecheck.errors import GamecheckError
-from gamecheck.gdl.checks import lint_file
+from gamecheck.gdl.checks import is_gdl_ii, lint_file
 
 QUESTIONS = ("longest_game", "shortest_game", "playability", "goal_definedness", "outcomes")
 STARTUP_SECONDS = 5.0
@@ -73,12 +75,13 @@ def run_measured(command: list[str], timeout: float) -> dict:
 def measure(sheet: Path, root: Path, time_limit: float) -> dict:
     """Lint and verify one sheet; a flat row for the CSV."""
     command = gamecheck_command()
-    row: dict = {"sheet": str(sheet.relative_to(root))}
+    row: dict = {"sheet": str(sheet.relative_to(root)), "gdl_ii": False}
     try:
         lint = lint_file(str(sheet))
         errors = lint.errors
         row["lint_errors"], row["lint_warnings"] = len(errors), len(lint.warnings)
         row["lint_first_error"] = errors[0].message[:200] if errors else ""
+        row["gdl_ii"] = any(map(is_gdl_ii, errors))
     except GamecheckError as error:
         row["lint_errors"], row["lint_warnings"], row["lint_first_error"] = 1, 0, str(error)
     verify = run_measured(
@@ -94,6 +97,9 @@ def measure(sheet: Path, root: Path, time_limit: float) -> dict:
         traceback="Traceback" in verify["stderr"],
         message=_last_line(verify["stderr"]) if verify["exit"] == 2 else "",
     )
+    if row["gdl_ii"]:
+        row.update(questions=0, settled=0)
+        return row
     try:
         result = json.loads(verify["stdout"])
     except json.JSONDecodeError:
@@ -145,6 +151,10 @@ def summarize(rows: list[dict], time_limit: float) -> dict:
         "sheets": len(rows),
         "time_limit": time_limit,
         "lint_clean_of_errors": sum(row["lint_errors"] == 0 for row in rows),
+        "refused_as_gdl_ii": [row["sheet"] for row in rows if row["gdl_ii"]],
+        "gdl_ii_refused_in_one_sentence": all(
+            row["exit"] == 2 and not row["traceback"] for row in rows if row["gdl_ii"]
+        ),
         "grounded": sum(row.get("gates", "") != "" for row in rows),
         "questions": total_questions,
         "settled_share": round(settled / max(1, total_questions), 3),
@@ -168,6 +178,8 @@ def table(summary: dict) -> str:
         f"sheets                 {summary['sheets']}",
         f"time limit             {summary['time_limit']} s",
         f"lint without errors    {summary['lint_clean_of_errors']}",
+        f"refused as GDL-II      {len(summary['refused_as_gdl_ii'])} "
+        f"(exit 2, one sentence: {summary['gdl_ii_refused_in_one_sentence']})",
         f"grounded               {summary['grounded']}",
         f"questions settled      {summary['settled_share']:.1%} of {summary['questions']}",
     ]
@@ -221,7 +233,8 @@ def _plots(rows: list[dict], out: Path) -> None:
         for q in QUESTIONS
         if row.get(q) not in (None, "", "unknown")
     )
-    asked = len(rows) * len(QUESTIONS)  # a sheet without answers counts as unsettled
+    # a sheet without answers counts as unsettled, unless refused as GDL-II
+    asked = sum(not row["gdl_ii"] for row in rows) * len(QUESTIONS)
     figure, axes = plt.subplots(figsize=(6, 4))
     axes.step(times, [(i + 1) / asked for i in range(len(times))], where="post")
     axes.set(xlabel="seconds", ylabel="share of questions settled", xscale="symlog")

@@ -19,6 +19,8 @@ How the specification is read here:
 - `role` may appear in rule bodies (as in `(role ?p)`); as a head only in facts.
 - `base` and `input` (later additions to GDL) must not depend on `true` or `does`.
 - Roles must be constants: gamecheck names roles by text (an error, though GDL allows terms).
+- GDL-II (Thielscher 2010: `sees`, and the role `random` that moves by chance) is refused
+  with one error at its first use: gamecheck would play it as a different, GDL game.
 
 >>> lint = lint_text("(role r) (<= (legal r (go ?x)) (true (at ?y)))", "g.kif")
 >>> for finding in lint.errors: print(finding)
@@ -80,6 +82,10 @@ base and input, from GDL 2.0's additions, are state-independent)."""
 BODY_ONLY = ("true", "does")
 HEAD_ONLY = ("init", "next")
 GOAL_RANGE = range(0, 101)
+GDL_II = "GDL-II (sees/random) is not supported"
+"""The start of the message of the one finding a GDL-II sheet gets (see `is_gdl_ii`)."""
+GDL_II_ROLE = "random"
+GDL_II_RELATION = "sees"
 
 
 class Severity(enum.Enum):
@@ -115,6 +121,11 @@ class Lint:
         return tuple(f for f in self.findings if f.severity is Severity.WARNING)
 
 
+def is_gdl_ii(finding: Finding) -> bool:
+    """Whether `finding` is the one that refuses a GDL-II sheet."""
+    return finding.message.startswith(GDL_II)
+
+
 def lint_file(path: str) -> Lint:
     """Parse and check the rule sheet at `path`; GdlError only if the file cannot be read."""
     try:
@@ -144,6 +155,7 @@ def check_rules(rules: Iterable[Rule], file: str) -> list[Finding]:
         return [_error(error.reason, error.position)]
     findings: dict[tuple, Finding] = {}
     for check in (
+        _gdl_ii,
         _arities,
         _safety,
         _stratification,
@@ -233,6 +245,25 @@ def _subterms(term: Term) -> Iterator[Term]:
     if isinstance(term, tuple):
         for part in term[1:]:
             yield from _subterms(part)
+
+
+def _gdl_ii(sheet: _Sheet) -> Iterator[Finding]:
+    """The first use of GDL-II: a `sees` atom or the role `random` (one error)."""
+    for atom in _all_atoms(sheet.rules):
+        if atom.relation == GDL_II_RELATION:
+            yield _error(
+                f"{GDL_II}: sees says what a role observes in GDL-II's games of imperfect "
+                "information, which gamecheck does not model",
+                atom.position,
+            )
+            return
+        if atom.relation == "role" and atom.args == (GDL_II_ROLE,):
+            yield _error(
+                f"{GDL_II}: (role random) declares GDL-II's chance player, which gamecheck "
+                "would play as an ordinary role",
+                atom.position,
+            )
+            return
 
 
 def _arities(sheet: _Sheet) -> Iterator[Finding]:
@@ -552,7 +583,7 @@ def _undefined_and_unused(sheet: _Sheet) -> Iterator[Finding]:
             )
     for rule in sheet.rules:
         relation = rule.head.relation
-        if relation not in used and relation not in KEYWORD_ARITY:
+        if relation not in used and relation not in (*KEYWORD_ARITY, GDL_II_RELATION):
             yield _warning(f"relation {relation} is defined but never used", rule.head.position)
             used[relation] = rule.head.position
 

@@ -2,8 +2,8 @@
 
 States are frozensets of ground fact terms, actions are ground terms (gdl/terms.py), so
 `state_facts` and `action_text` are just their canonical text. A sheet with any static-check
-error (gdl/checks.py) is refused with the first error; warnings are ignored here
-(`gamecheck lint` shows them).
+error (gdl/checks.py) is refused with the first error (a GDL-II sheet with the error that
+says so, wherever it is); warnings are ignored here (`gamecheck lint` shows them).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from gamecheck.errors import BadTermError, GamecheckError
-from gamecheck.gdl.checks import Lint, lint_file, lint_text
+from gamecheck.gdl.checks import Lint, is_gdl_ii, lint_file, lint_text
 from gamecheck.gdl.reasoner import Reasoner
 from gamecheck.gdl.syntax import GdlError, Rule, is_ground
 from gamecheck.gdl.terms import Term, parse_term, term_text
@@ -111,10 +111,11 @@ class GdlGame(Game):
 
 
 def _checked_rules(lint: Lint) -> tuple[Rule, ...]:
-    """The rules of a sheet without errors; GdlError with the first error otherwise."""
+    """The rules of a sheet without errors; GdlError with the first error otherwise (the
+    GDL-II one, if any: the others may only follow from it)."""
     errors = lint.errors
     if errors:
-        first = errors[0]
+        first = next(filter(is_gdl_ii, errors), errors[0])
         more = len(errors) - 1
         note = f" (and {more} more error{'s' * (more > 1)}; see gamecheck lint)" if more else ""
         raise GdlError(first.message + note, first.position)
