@@ -5,6 +5,7 @@ full disk, an interruption) never leaves a half-written file under the target's 
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -18,11 +19,25 @@ MAX_INPUT_BYTES = 64 * 2**20
 or an endless device such as /dev/zero, is refused rather than read into memory."""
 
 
+STDIN = "-"
+"""The file name that stands for the standard input."""
+
+
+def input_name(path: str | Path) -> str:
+    """How messages name an input: its path, or `<stdin>` for `-`."""
+    return "<stdin>" if str(path) == STDIN else str(path)
+
+
 def read_text(path: str | Path) -> str:
-    """The text of a file; GamecheckError naming the file if it cannot be read."""
+    """The text of a file (`-`: the standard input); GamecheckError naming the file if it
+    cannot be read."""
+    path = input_name(path)
     try:
-        with open(path, "rb") as file:
-            data = file.read(MAX_INPUT_BYTES + 1)
+        if path == "<stdin>":
+            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        else:
+            with open(path, "rb") as file:
+                data = file.read(MAX_INPUT_BYTES + 1)
     except OSError as error:
         raise GamecheckError(f"cannot read {path}: {error.strerror or error}") from None
     if len(data) > MAX_INPUT_BYTES:

@@ -2,7 +2,8 @@
 and how soon?
 
 With `--role R` (R with its proved team) or `--team R1,R2,...` it answers for one position
-(the initial state, or `--state FILE`); with `--endgames N --before K ...` it studies the
+(the initial state, `--state FILE`, and/or the moves of `--moves FILE` played from there;
+see gamecheck.analysis.positions for the formats); with `--endgames N --before K ...` it studies the
 positions K steps before the end of N random playouts, for every role (or `--role R`).
 A game whose rules leave a role without a legal action in a non-terminal state is
 defective: the command says where and exits 1.
@@ -44,7 +45,18 @@ def register(subparsers) -> None:
         help="look for wins within D steps (default: the game's step bound)",
     )
     parser.add_argument(
-        "--state", metavar="FILE", help="start from this state: one GDL fact a line, ; comments"
+        "--state",
+        metavar="FILE",
+        help="start from this state (- reads stdin): one GDL fact a line (; comments), or "
+        "lines of `gamecheck play --json`, the last of which counts: a step's line gives the "
+        "state after its joint action, the closing line the final state",
+    )
+    parser.add_argument(
+        "--moves",
+        metavar="FILE",
+        help="then play these joint moves (- reads stdin), from the initial state or --state: "
+        "one a line, each role's action as a GDL term in role order, e.g. `(mark 1 1) noop`, "
+        "or `gamecheck play --json` lines (their joint actions); each checked legal",
     )
     parser.add_argument(
         "--time-limit",
@@ -109,7 +121,7 @@ def _run_one(game, args, budget: Budget, team) -> int:
         )
     if args.before or args.csv:
         raise GamecheckError("--before and --csv belong to an endgame study (--endgames N)")
-    start = read_state(game, args.state) if args.state else None
+    start = start_state(game, args.state, args.moves)
     clock = time.monotonic()
 
     def stage(text: str) -> None:
@@ -132,34 +144,37 @@ def _run_one(game, args, budget: Budget, team) -> int:
     if args.json:
         print(json.dumps(result.to_json()))
     else:
-        print(result_text(result, args.state, args.strategy))
+        print(result_text(result, start_text(args.state, args.moves), args.strategy))
     return status(unknown=result.status is Status.UNKNOWN)
 
 
-def read_state(game, path: str):
-    """The state written in `path`, one GDL fact a line (`;` starts a comment)."""
-    from gamecheck.analysis.files import read_text
-    from gamecheck.gdl.terms import canonical
+def start_state(game, state_file: str | None, moves_file: str | None):
+    """The state to start from: the one in `state_file` (else None: the initial state),
+    after the moves of `moves_file` if given."""
+    from gamecheck.analysis.files import STDIN
+    from gamecheck.analysis.positions import read_moves, read_state
 
-    facts = []
-    for number, line in enumerate(read_text(path).splitlines(), start=1):
-        text = line.split(";", 1)[0].strip()
-        if text:
-            try:
-                facts.append(canonical(text))
-            except GamecheckError as error:
-                raise GamecheckError(f"{path}, line {number}: {error}") from None
-    try:
-        return game.state_from_facts(facts)
-    except GamecheckError as error:
-        raise GamecheckError(f"{path}: {error}") from None
+    if state_file == moves_file == STDIN:
+        raise GamecheckError("--state and --moves cannot both read the standard input (-)")
+    start = read_state(game, state_file) if state_file else None
+    return read_moves(game, moves_file, start).state if moves_file else start
 
 
-def result_text(result, state_file: str | None, strategy_file: str | None = None) -> str:
-    """What was asked, the answer with the bound that holds, and the effort."""
+def start_text(state_file: str | None, moves_file: str | None) -> str:
+    """Where the question starts, in words."""
+    from gamecheck.analysis.files import input_name
+
+    start = f"the state in {input_name(state_file)}" if state_file else "the initial state"
+    if moves_file:
+        start = f"the position the moves in {input_name(moves_file)} reach from {start}"
+    return start
+
+
+def result_text(result, start: str = "the initial state", strategy_file: str | None = None) -> str:
+    """What was asked (from `start`, in words), the answer with the bound that holds, and
+    the effort."""
     from gamecheck.solvers.forced_win.search import Status
 
-    start = f"the state in {state_file}" if state_file else "the initial state"
     bound = _steps(result.max_depth)
     who = _who(result)
     lines = [f"{result.game}: can {who} force a win from {start} within {bound}?"]
@@ -222,8 +237,10 @@ def _run_study(game, args, budget: Budget, team) -> int:
 
     if not args.before:
         raise GamecheckError("an endgame study needs --before K [K ...]")
-    if args.state or args.max_depth is not None or args.strategy:
-        raise GamecheckError("--state, --max-depth and --strategy do not apply to an endgame study")
+    if args.state or args.moves or args.max_depth is not None or args.strategy:
+        raise GamecheckError(
+            "--state, --moves, --max-depth and --strategy do not apply to an endgame study"
+        )
     if args.method != "search":
         raise GamecheckError("an endgame study uses the search method")
     positions = endgame_positions(game, args.endgames, args.before, seed=args.seed)
