@@ -111,7 +111,17 @@ def test_stats_csv_rows_match_play(capsys, tmp_path):
     assert status == 0
     assert "tictacchess: 40 random playouts, seeds 5..44" in out
     rows = pd.read_csv(csv)
-    assert list(rows.columns[:4]) == ["seed", "length", "outcome", "mean_branching"]
+    assert list(rows.columns) == [
+        "seed",
+        "length",
+        "ending",
+        "goal red",
+        "goal yellow",
+        "goal blue",
+        "mean_branching",
+        "min_branching",
+        "max_branching",
+    ]
     assert list(rows["seed"]) == list(range(5, 45))
     assert rows["length"].between(1, 30).all()
     assert not list(tmp_path.glob(".*tmp"))
@@ -120,7 +130,10 @@ def test_stats_csv_rows_match_play(capsys, tmp_path):
     last = json.loads(played.splitlines()[-1])
     row = rows.set_index("seed").loc[17]
     assert row["length"] == last["step"] - 1
-    assert row["outcome"] == " ".join(str(v) for v in last["goals"].values())
+    assert row["ending"] == "terminal"
+    assert [row[f"goal {role}"] for role in ("red", "yellow", "blue")] == list(
+        last["goals"].values()
+    )
 
 
 def test_stats_output_is_deterministic(capsys):

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from gamecheck.budget import Budget
 from gamecheck.errors import GamecheckError
 from gamecheck.models.base import Action, Game, Joint, State
+from gamecheck.schema import stamped
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -84,14 +85,47 @@ class PlayoutStats:
     game: str
     roles: tuple[str, ...]
     playouts: pd.DataFrame
-    """One row per playout: seed, length, outcome, mean/min/max branching."""
+    """One row per playout (see playout_table): seed, length, ending, one goal column per
+    role, mean/min/max branching."""
     lengths: pd.Series
     """Game length in steps: count, mean, std, min, quantiles, max."""
     branching: pd.Series
     """Legal joint actions per step over all steps of all playouts: steps, mean, min, max."""
     outcomes: pd.DataFrame
-    """One row per goal vector (role order), or per way of ending other than a terminal
-    state: count and frequency, most frequent first."""
+    """One row per goal vector (role order, as text), or per way of ending other than a
+    terminal state: count and frequency, most frequent first."""
+    asked: int | None = None
+    """How many playouts were asked for, if more than were played (time limit)."""
+    problems: tuple[str, ...] = ()
+    """Each distinct way a playout showed the rules broken or ran too long, one sentence."""
+
+    def to_json(self) -> dict:
+        """The figures as one stamped object (numbers as numbers; None where undefined)."""
+        table = self.playouts
+        endings = table["ending"].value_counts()
+        return stamped(
+            "playout_stats",
+            {
+                "game": self.game,
+                "roles": list(self.roles),
+                "playouts": len(table),
+                "asked": self.asked if self.asked is not None else len(table),
+                "seeds": [int(table["seed"].min()), int(table["seed"].max())],
+                "lengths": {
+                    "mean": _number(self.lengths["mean"]),
+                    "std": _number(self.lengths["std"]),
+                    "min": _number(self.lengths["min"]),
+                    "max": _number(self.lengths["max"]),
+                    "quantiles": {
+                        str(q): _number(self.lengths[f"{q:.0%}"]) for q in LENGTH_QUANTILES
+                    },
+                },
+                "branching": {key: _number(value) for key, value in self.branching.items()},
+                "outcomes": outcome_counts(table, self.roles),
+                "endings": {ending: int(endings.get(ending, 0)) for ending in ENDINGS},
+                "problems": list(self.problems),
+            },
+        )
 
 
 class RandomPlayout:
@@ -183,37 +217,83 @@ def outcome_text(goals: Iterable[int]) -> str:
     return " ".join(map(str, goals))
 
 
-PLAYOUT_COLUMNS = {
-    # column: dtype (Int64 allows the missing branching of a playout that starts terminal)
-    "seed": "int64",
-    "length": "int64",
-    "outcome": "object",
-    "mean_branching": "float64",
-    "min_branching": "Int64",
-    "max_branching": "Int64",
-}
+ENDINGS = (TERMINAL, STUCK, NO_GOALS, TOO_LONG)
+"""How a finished playout can end (a stopped one is left out of the statistics)."""
 
 
-def playout_table(playouts: Iterable[Playout]) -> pd.DataFrame:
-    """One row per playout: seed, length, outcome (the goal vector, or how the playout
-    ended if not in a terminal state: `stuck`, `goals undefined`, `too long`), mean/min/max
-    branching."""
+def goal_column(role: str) -> str:
+    """The name of the column of a role's goal in the playout table: `goal red`."""
+    return f"goal {role}"
+
+
+def playout_table(playouts: Iterable[Playout], roles: Sequence[str]) -> pd.DataFrame:
+    """One row per playout: seed, length, ending (`terminal`, `stuck`, `goals undefined`,
+    `too long`), the goal of each role (`goal ROLE`, whole numbers, missing unless the
+    playout ended terminal), mean/min/max branching (missing for a playout of no step)."""
     import pandas as pd
 
+    columns = {
+        "seed": "int64",
+        "length": "int64",
+        "ending": "object",
+        **{goal_column(role): "Int64" for role in roles},
+        "mean_branching": "float64",
+        "min_branching": "Int64",
+        "max_branching": "Int64",
+    }
     rows = [
         {
             "seed": playout.seed,
             "length": playout.length,
-            "outcome": playout.ending.reason
-            if playout.goals is None
-            else outcome_text(playout.goals),
+            "ending": playout.ending.reason,
+            **{
+                goal_column(role): None if playout.goals is None else playout.goals[index]
+                for index, role in enumerate(roles)
+            },
             "mean_branching": sum(playout.branching) / playout.length if playout.length else None,
             "min_branching": min(playout.branching, default=None),
             "max_branching": max(playout.branching, default=None),
         }
         for playout in playouts
     ]
-    return pd.DataFrame(rows, columns=list(PLAYOUT_COLUMNS)).astype(PLAYOUT_COLUMNS)
+    return pd.DataFrame(rows, columns=list(columns)).astype(columns)
+
+
+def outcome_keys(table: pd.DataFrame, roles: Sequence[str]) -> pd.Series:
+    """Per playout, its outcome as text: the goal vector (`100 0 0`) or how it ended."""
+    goals = table[[goal_column(role) for role in roles]].astype(object)
+    vectors = goals.apply(lambda row: outcome_text(row.tolist()), axis=1)
+    return vectors.where(table["ending"] == TERMINAL, table["ending"]).rename("outcome")
+
+
+def outcome_counts(table: pd.DataFrame, roles: Sequence[str]) -> list[dict]:
+    """Each goal vector (list of whole numbers; None for an ending other than terminal)
+    and ending, with its count and frequency, most frequent first."""
+    keys: dict[tuple, int] = {}
+    for _, row in table.iterrows():
+        if row["ending"] == TERMINAL:
+            key = (tuple(int(row[goal_column(role)]) for role in roles), TERMINAL)
+        else:
+            key = (None, row["ending"])
+        keys[key] = keys.get(key, 0) + 1
+    ranked = sorted(keys.items(), key=lambda item: (-item[1], str(item[0])))
+    return [
+        {
+            "goals": None if goals is None else list(goals),
+            "ending": ending,
+            "count": count,
+            "frequency": count / len(table),
+        }
+        for (goals, ending), count in ranked
+    ]
+
+
+def _number(value) -> int | float | None:
+    """A figure for JSON: a whole number as int, NaN as None."""
+    value = float(value)
+    if math.isnan(value):
+        return None
+    return int(value) if value.is_integer() else value
 
 
 def length_summary(table: pd.DataFrame) -> pd.Series:
@@ -238,11 +318,12 @@ def branching_summary(table: pd.DataFrame) -> pd.Series:
     )
 
 
-def outcome_table(table: pd.DataFrame) -> pd.DataFrame:
-    """Each outcome (goal vector) with its count and frequency, most frequent first."""
+def outcome_table(table: pd.DataFrame, roles: Sequence[str]) -> pd.DataFrame:
+    """Each outcome (goal vector as text, or how a playout ended otherwise) with its count
+    and frequency, most frequent first."""
     import pandas as pd
 
-    counts = table["outcome"].value_counts()
+    counts = outcome_keys(table, roles).value_counts()
     outcomes = pd.DataFrame({"count": counts, "frequency": counts / len(table)})
     outcomes.index.name = "outcome"
     return outcomes.sort_values(["count", "outcome"], ascending=[False, True])
@@ -270,14 +351,17 @@ def finished_playouts(
 
 def summarise_playouts(game: Game, playouts: Iterable[Playout]) -> PlayoutStats:
     """The statistics of playouts already played."""
-    table = playout_table(playouts)
+    playouts = list(playouts)
+    table = playout_table(playouts, game.roles)
     if table.empty:
         raise GamecheckError("statistics need at least one finished playout")
+    problems = dict.fromkeys(str(p.ending) for p in playouts if p.ending.reason != TERMINAL)
     return PlayoutStats(
         game.name,
         tuple(game.roles),
         table,
         length_summary(table),
         branching_summary(table),
-        outcome_table(table),
+        outcome_table(table, game.roles),
+        problems=tuple(problems),
     )

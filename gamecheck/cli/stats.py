@@ -7,9 +7,12 @@ time limit runs out, the statistics are of the playouts finished by then (exit 4
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+
 from gamecheck.analysis.playouts import MAX_STEPS, TOO_LONG, PlayoutStats
 from gamecheck.cli import UNKNOWN, status
-from gamecheck.cli.options import add_time_limit, positive, seed
+from gamecheck.cli.options import add_json, add_time_limit, positive, seed
 
 
 def register(subparsers) -> None:
@@ -28,8 +31,14 @@ def register(subparsers) -> None:
         metavar="N",
         help=f"stop a playout that has not ended after N steps (default {MAX_STEPS})",
     )
-    parser.add_argument("--csv", metavar="FILE", help="save one row per playout as CSV")
+    parser.add_argument(
+        "--csv",
+        metavar="FILE",
+        help="save one row per playout as CSV: seed, length, ending, `goal ROLE` per role "
+        "(empty unless terminal), branching",
+    )
     add_time_limit(parser, "seconds for all playouts (the statistics of those finished)")
+    add_json(parser, "print the statistics as one JSON object")
     parser.set_defaults(run=run)
 
 
@@ -50,12 +59,17 @@ def run(args, budget) -> int:
         print(f"{game.name}: no playout finished within the time limit")
         return UNKNOWN
     stats = summarise_playouts(game, playouts)
+    if len(playouts) < len(seeds):
+        stats = replace(stats, asked=len(seeds))
     if args.csv:
         write_atomically(args.csv, lambda file: stats.playouts.to_csv(file, index=False))
-    print(stats_text(stats, seeds))
+    if args.json:
+        print(json.dumps(stats.to_json()))
+    else:
+        print(stats_text(stats, seeds))
+        for problem in stats.problems:
+            print(problem)
     endings = [playout.ending for playout in playouts if playout.goals is None]
-    for ending in dict.fromkeys(map(str, endings)):
-        print(ending)
     unfinished = len(playouts) < len(seeds) or any(e.reason == TOO_LONG for e in endings)
     return status(defective=any(e.defective for e in endings), unknown=unfinished)
 

@@ -12,22 +12,23 @@ from gamecheck.analysis.openings import opening_summary
 from gamecheck.analysis.report.gather import GameResults, SudokuResults
 from gamecheck.analysis.sudoku_solve import SudokuAnswer
 from gamecheck.analysis.verify.results import REFUTED, Verification
-from gamecheck.analysis.verify.text import answer_rows, goal_text, value_text, vector_text
+from gamecheck.analysis.verify.text import answer_rows, goal_text, vector_text
 from gamecheck.solvers.forced_win.search import Status
 
 
 def verification_table(result: Verification) -> pd.DataFrame:
-    """One row per question: status, value, detail."""
+    """One row per question: status, value (a whole number, or missing), its unit, detail."""
     rows = [
         {
             "question": label,
             "status": answer.status,
-            "value": value_text(answer, unit),
+            "value": answer.value,
+            "unit": unit if answer.value is not None else "",
             "detail": answer.detail,
         }
         for label, answer, unit in answer_rows(result)
     ]
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).astype({"value": "Int64"})
 
 
 def witnesses(result: Verification) -> list[tuple[str, tuple]]:
@@ -148,17 +149,24 @@ def endgame_shares(results: GameResults) -> pd.DataFrame:
 
 
 def solver_figures(results: GameResults) -> pd.DataFrame:
-    """Per question and backend: status, value and seconds (machine-dependent)."""
+    """Per question and backend: status, value (a whole number, or missing) and its unit,
+    seconds (machine-dependent)."""
     rows = []
     for backend, result in results.verifications.items():
         outcomes = result.outcomes
         answers = [
-            (label, a.status, value_text(a, unit), a.seconds)
+            (label, a.status, a.value, unit if a.value is not None else "", a.seconds)
             for label, a, unit in answer_rows(result)
         ]
         answers.insert(
             4,
-            ("outcome set", outcomes.status, f"{len(outcomes.vectors)} found", outcomes.seconds),
+            (
+                "outcome set",
+                outcomes.status,
+                len(outcomes.vectors),
+                "outcomes found",
+                outcomes.seconds,
+            ),
         )
         rows += [
             {
@@ -166,11 +174,13 @@ def solver_figures(results: GameResults) -> pd.DataFrame:
                 "question": label,
                 "status": status,
                 "value": value,
+                "unit": unit,
                 "seconds": round(seconds, 2),
             }
-            for label, status, value, seconds in answers
+            for label, status, value, unit, seconds in answers
         ]
-    return pd.DataFrame(rows, columns=["backend", "question", "status", "value", "seconds"])
+    columns = ["backend", "question", "status", "value", "unit", "seconds"]
+    return pd.DataFrame(rows, columns=columns).astype({"value": "Int64"})
 
 
 def encoding_sizes(results: GameResults) -> pd.DataFrame:
@@ -219,12 +229,14 @@ def timings(results: GameResults) -> pd.DataFrame:
 
 
 def sudoku_instances(sudoku: SudokuResults) -> pd.DataFrame:
-    """Every instance: its blanks and how many solutions it has (up to the cap)."""
+    """Every instance: its blanks, how many solutions were found (up to the cap) and what
+    that count is (`exact`, or why it may be more)."""
     rows = [
         {
             "instance": answer.game.instance,
             "blanks": answer.game.step_bound,
-            "solutions": solution_count_text(answer, sudoku.cap),
+            "solutions found": len(answer.solutions),
+            "count": solution_count_kind(answer, sudoku.cap),
             "unique": {True: "yes", False: "no", None: "unknown"}[answer.unique],
         }
         for answer in sudoku.instances
@@ -232,14 +244,14 @@ def sudoku_instances(sudoku: SudokuResults) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def solution_count_text(answer: SudokuAnswer, cap: int) -> str:
-    """`1 (proved)`, `at least 10 (stopped at the cap)` or `unknown`."""
-    found = len(answer.solutions)
+def solution_count_kind(answer: SudokuAnswer, cap: int) -> str:
+    """`exact (proved)`, `at least (stopped at the cap)` or `at least (the time limit ran
+    out)`."""
     if answer.exhausted:
-        return f"{found} (proved)"
-    if found >= cap:
-        return f"at least {found} (stopped at the cap)"
-    return f"at least {found} (the time limit ran out)" if found else "unknown"
+        return "exact (proved)"
+    if len(answer.solutions) >= cap:
+        return "at least (stopped at the cap)"
+    return "at least (the time limit ran out)"
 
 
 def summary_table(results: GameResults) -> pd.DataFrame:
@@ -367,7 +379,10 @@ def observed_outcomes(results: GameResults) -> pd.DataFrame:
     vectors = found + sorted({v for s in observed.values() for v in s.index} - set(found))
     rows = []
     for vector in vectors:
-        row = {role: goal_text(goal) for role, goal in zip(roles, vector, strict=True)}
+        row = {
+            role: goal if isinstance(goal, int) else goal_text(goal)
+            for role, goal in zip(roles, vector, strict=True)
+        }
         row["reachable"] = "proved" if vector in found else "seen in playouts"
         for play, shares in observed.items():
             row[f"share, {play}"] = round(float(shares.get(vector, 0.0)), 4)
