@@ -7,7 +7,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gamecheck.analysis.files import read_text
+from gamecheck.analysis.files import input_name, read_text
 from gamecheck.analysis.replay import ReplayError, replay_line
 from gamecheck.budget import Budget
 from gamecheck.errors import BadPuzzleError, CrossCheckFailure, GamecheckError
@@ -175,27 +175,88 @@ def replay_solution(game: SudokuGame, solution: tuple[int, ...]) -> None:
         )
 
 
-def read_puzzle_file(path: str, limit: int | None = None) -> list[tuple[int, ...]]:
-    """The puzzles of a file with one 81-character puzzle per line and # comments."""
-    puzzles = []
-    for number, line in enumerate(read_text(path).splitlines(), start=1):
-        text = line.split("#")[0].strip()
-        if not text:
+GRID_SEPARATORS = " \t|-+"
+"""Characters a drawn grid may have between its cells (`5 3 . | . 7 .`, `------+------`)."""
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A puzzle read from a file: its 81 digits (0 = blank) and where it was written."""
+
+    givens: tuple[int, ...]
+    file: str
+    line: int
+    """The line where it starts."""
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+def read_puzzles(path: str, limit: int | None = None) -> list[Puzzle]:
+    """The puzzles of a file (`-`: the standard input), at most `limit`; see parse_puzzles."""
+    return parse_puzzles(read_text(path), input_name(path), limit)
+
+
+def parse_puzzles(text: str, file: str = "<text>", limit: int | None = None) -> list[Puzzle]:
+    """The puzzles written in `text`, in order: each as one line of 81 characters or as a
+    grid of 9 lines of 9 (`1`-`9` givens, `.` or `0` blanks; spaces, `|`, `-` and `+`
+    between cells are ignored, so a drawn grid reads too); `#` starts a comment.
+    BadPuzzleError naming file:line for anything else, or if there is no puzzle."""
+    puzzles: list[Puzzle] = []
+    rows: list[str] = []
+    start = 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        cells = "".join(c for c in line.split("#", 1)[0] if c not in GRID_SEPARATORS)
+        if not cells:
             continue
-        try:
-            puzzles.append(parse_puzzle(text))
-        except BadPuzzleError as error:
-            raise BadPuzzleError(f"{path} line {number}: {error}") from None
+        if len(cells) == 81 and not rows:
+            puzzles.append(_puzzle(cells, file, number))
+        elif len(cells) == 9:
+            start = start if rows else number
+            rows.append(cells)
+            if len(rows) == 9:
+                puzzles.append(_puzzle("".join(rows), file, start))
+                rows = []
+        else:
+            grid = f" (row {len(rows) + 1} of the grid begun on line {start})" if rows else ""
+            raise BadPuzzleError(
+                f"{file}:{number}: a puzzle is a line of 81 cells or 9 lines of 9 cells, "
+                f"but this line has {len(cells)} cells{grid}"
+            )
         if limit and len(puzzles) >= limit:
-            break
+            return puzzles
+    if rows:
+        raise BadPuzzleError(f"{file}:{start}: the grid begun here has {len(rows)} rows, not 9")
     if not puzzles:
-        raise BadPuzzleError(f"{path} holds no puzzle")
+        raise BadPuzzleError(f"{file} holds no puzzle")
     return puzzles
 
 
-def bench_backend(backend, puzzles, *, budget: Budget | None = None, progress: bool = True) -> dict:
+def _puzzle(cells: str, file: str, line: int) -> Puzzle:
+    try:
+        return Puzzle(parse_puzzle(cells), file, line)
+    except BadPuzzleError as error:
+        raise BadPuzzleError(f"{file}:{line}: {error}") from None
+
+
+def read_puzzle_file(path: str, limit: int | None = None) -> list[tuple[int, ...]]:
+    """The givens of the puzzles of a file (see parse_puzzles)."""
+    return [puzzle.givens for puzzle in read_puzzles(path, limit)]
+
+
+def bench_backend(
+    backend,
+    puzzles,
+    *,
+    budget: Budget | None = None,
+    progress: bool = True,
+    solutions: dict[int, tuple[int, ...] | None] | None = None,
+) -> dict:
     """Decide uniqueness of every puzzle with one backend, until `budget` runs out: how many
-    puzzles were decided, unique, without solution, and puzzles per second."""
+    puzzles were decided, unique, without solution, and puzzles per second. `solutions`, if
+    given, gets for each puzzle decided (by its index) its first solution, or None if it has
+    none (a puzzle already there is kept)."""
     from tqdm import tqdm
 
     budget = budget or Budget()
@@ -203,10 +264,12 @@ def bench_backend(backend, puzzles, *, budget: Budget | None = None, progress: b
     start = time.perf_counter()
     disable = None if progress is None else not progress
     bar = tqdm(puzzles, desc=backend.name, unit="puzzle", leave=False, disable=disable)
-    for cells in bar:
+    for index, cells in enumerate(bar):
         count = backend.count(cells, budget=budget)
         if count.timed_out:
             break
+        if solutions is not None and solutions.get(index) is None:
+            solutions[index] = count.solutions[0] if count.solutions else None
         decided += 1
         unique += count.unique is True
         no_solution += count.status == NO_SOLUTION

@@ -1,6 +1,8 @@
 """`gamecheck sudoku solve|bench`: solve puzzles with the CNF and CP-SAT models.
 
-The time limit is for the whole command: the backends get equal shares of it in turn.
+Both read puzzle files the same way (analysis.sudoku_solve.parse_puzzles: lines of 81 cells
+or grids of 9 lines of 9, `#` comments, `-` for the standard input). The time limit is for
+the whole command: the puzzles, then the backends, get equal shares of what is left in turn.
 """
 
 from __future__ import annotations
@@ -26,7 +28,13 @@ def register(subparsers) -> None:
         "--instance", choices=list(INSTANCES), help="a built-in instance (default grade1)"
     )
     source.add_argument("--puzzle", help="81 characters, row by row: 1-9 givens, . or 0 blanks")
-    source.add_argument("--file", help="a file holding one puzzle (81 cells; # comments allowed)")
+    source.add_argument(
+        "--file",
+        nargs="+",
+        metavar="F",
+        help="files of puzzles (- reads stdin): lines of 81 cells or grids of 9 lines of 9, "
+        "# comments; each puzzle is solved in turn (with --json, one object a line)",
+    )
     _backend_options(solve_parser)
     solve_parser.add_argument(
         "--count",
@@ -36,19 +44,29 @@ def register(subparsers) -> None:
         help="count solutions up to N (default 2: decide uniqueness)",
     )
     solve_parser.add_argument(
-        "--dimacs", metavar="FILE", help="write the puzzle's CNF in DIMACS form"
+        "--dimacs", metavar="FILE", help="write the puzzle's CNF in DIMACS form (one puzzle)"
     )
     solve_parser.add_argument(
-        "--cpsat-export", metavar="FILE", help="write the CP-SAT model (text if FILE ends in .txt)"
+        "--cpsat-export",
+        metavar="FILE",
+        help="write the CP-SAT model (text if FILE ends in .txt; one puzzle)",
     )
     add_json(solve_parser)
     solve_parser.set_defaults(run=run_solve)
 
     bench_parser = actions.add_parser("bench", help="solve a file of puzzles and report puzzles/s")
-    bench_parser.add_argument("file", help="one 81-character puzzle per line, # comments allowed")
+    bench_parser.add_argument(
+        "file", help="puzzles as for solve --file: lines of 81 cells or 9-line grids; - is stdin"
+    )
     _backend_options(bench_parser)
     bench_parser.add_argument(
         "--limit", type=positive, metavar="N", help="only the first N puzzles"
+    )
+    bench_parser.add_argument(
+        "--solutions",
+        metavar="FILE",
+        help="write one line per puzzle, in input order: its solution (81 digits, replayed), "
+        "or a # comment saying it has none or was not decided",
     )
     add_json(bench_parser)
     bench_parser.set_defaults(run=run_bench)
@@ -77,36 +95,61 @@ def _backends(args) -> list:
     )
 
 
-def _puzzle_game(args):
-    from gamecheck.analysis.files import read_text
-    from gamecheck.errors import BadPuzzleError
+def _puzzle_games(args) -> list:
+    """The games of the puzzles asked for: --puzzle, every puzzle of --file, or --instance."""
     from gamecheck.models.sudoku import SudokuGame, make_game
 
     if args.puzzle is not None:
-        return SudokuGame(args.puzzle, "puzzle")
+        return [SudokuGame(args.puzzle, "puzzle")]
     if args.file is not None:
-        lines = read_text(args.file).splitlines()
-        cells = "".join(line.split("#")[0] for line in lines)
-        cells = "".join(char for char in cells if char not in " \t|-+")
-        try:
-            return SudokuGame(cells, Path(args.file).stem)
-        except BadPuzzleError as error:
-            raise BadPuzzleError(f"{args.file}: {error}") from None
-    return make_game(args.instance or "grade1")
+        return _file_games(args.file)
+    return [make_game(args.instance or "grade1")]
+
+
+def _file_games(files: list[str]) -> list:
+    """A game per puzzle of the files; named after its file (and line, if the file holds
+    several)."""
+    from gamecheck.analysis.files import STDIN
+    from gamecheck.analysis.sudoku_solve import read_puzzles
+    from gamecheck.errors import GamecheckError
+    from gamecheck.models.sudoku import SudokuGame
+
+    if files.count(STDIN) > 1:
+        raise GamecheckError("the standard input (-) can be read only once")
+    games = []
+    for file in files:
+        puzzles = read_puzzles(file)
+        stem = "stdin" if file == STDIN else Path(file).stem
+        for puzzle in puzzles:
+            name = stem if len(puzzles) == 1 else f"{stem}:{puzzle.line}"
+            games.append(SudokuGame("".join(map(str, puzzle.givens)), name))
+    return games
 
 
 def run_solve(args, budget: Budget) -> int:
     from gamecheck.analysis.sudoku_solve import NO_SOLUTION, solve
+    from gamecheck.errors import GamecheckError
 
-    game = _puzzle_game(args)
+    games = _puzzle_games(args)
     backends = _backends(args)
+    if (args.dimacs or args.cpsat_export) and len(games) > 1:
+        raise GamecheckError("--dimacs and --cpsat-export write one puzzle's model, not several")
     if args.dimacs:
-        _write_dimacs(game.givens, args.encoding, args.dimacs)
+        _write_dimacs(games[0].givens, args.encoding, args.dimacs)
     if args.cpsat_export:
-        _write_cpsat_model(game.givens, args.cpsat_model, args.cpsat_export)
-    answer = solve(game, backends, cap=args.count, budget=budget)
-    print(json.dumps(answer.to_json()) if args.json else answer_text(answer))
-    return status(defective=answer.status == NO_SOLUTION, unknown=not answer.complete)
+        _write_cpsat_model(games[0].givens, args.cpsat_model, args.cpsat_export)
+    answers = []
+    for left, game in zip(range(len(games), 0, -1), games, strict=True):
+        answer = solve(game, backends, cap=args.count, budget=budget.part(share=1 / left))
+        answers.append(answer)
+        if args.json:
+            print(json.dumps(answer.to_json()), flush=True)
+        else:
+            print(("\n" if len(answers) > 1 else "") + answer_text(answer), flush=True)
+    return status(
+        defective=any(answer.status == NO_SOLUTION for answer in answers),
+        unknown=not all(answer.complete for answer in answers),
+    )
 
 
 def _write_dimacs(givens: tuple[int, ...], encoding: str | None, path: str) -> None:
@@ -177,17 +220,23 @@ def _count_sentence(answer) -> str:
 
 
 def run_bench(args, budget: Budget) -> int:
-    from gamecheck.analysis.sudoku_solve import bench_backend, read_puzzle_file
+    from gamecheck.analysis.files import input_name
+    from gamecheck.analysis.sudoku_solve import bench_backend, read_puzzles
     from gamecheck.schema import stamped
 
-    puzzles = read_puzzle_file(args.file, args.limit)
+    puzzles = read_puzzles(args.file, args.limit)
+    givens = [puzzle.givens for puzzle in puzzles]
     backends = _backends(args)
     results = {}
+    solutions: dict = {}
     for left, backend in zip(range(len(backends), 0, -1), backends, strict=True):
         part = budget.part(share=1 / left)
-        results[backend.name] = bench_backend(backend, puzzles, budget=part)
+        results[backend.name] = bench_backend(backend, givens, budget=part, solutions=solutions)
+    if args.solutions:
+        _write_solutions(args.solutions, puzzles, solutions)
     if args.json:
-        print(json.dumps(stamped("sudoku_bench", {"file": args.file, "backends": results})))
+        body = {"file": input_name(args.file), "backends": results}
+        print(json.dumps(stamped("sudoku_bench", body)))
     else:
         print(
             f"{'backend':8} {'puzzles':>8} {'decided':>8} {'seconds':>9} {'puzzles/s':>10} "
@@ -204,3 +253,24 @@ def run_bench(args, budget: Budget) -> int:
         defective=any(row["no_solution_count"] for row in rows),
         unknown=any(row["decided"] < row["puzzles"] for row in rows),
     )
+
+
+def _write_solutions(path: str, puzzles: list, solutions: dict) -> None:
+    """One line per puzzle, in order: its solution (replayed on the move generator first),
+    or a `#` comment saying it has none or was not decided in time."""
+    from gamecheck.analysis.files import write_atomically
+    from gamecheck.analysis.sudoku_solve import replay_solution
+    from gamecheck.models.sudoku import SudokuGame
+
+    lines = []
+    for index, puzzle in enumerate(puzzles):
+        if index not in solutions:
+            lines.append(f"# {puzzle.where}: not decided (time limit or interruption)")
+        elif solutions[index] is None:
+            lines.append(f"# {puzzle.where}: no solution (proved)")
+        else:
+            game = SudokuGame("".join(map(str, puzzle.givens)), "puzzle")
+            replay_solution(game, solutions[index])
+            lines.append("".join(map(str, solutions[index])))
+    text = "\n".join(lines) + "\n"
+    write_atomically(path, lambda file: file.write(text))
