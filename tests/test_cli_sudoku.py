@@ -105,4 +105,4 @@ def test_bench_names_the_bad_line(capsys, tmp_path):
     path = tmp_path / "puzzles.txt"
     path.write_text("# two puzzles\n" + INSTANCES["grade1"] + "\n" + "12\n")
     status, _, err = run(capsys, "sudoku", "bench", str(path))
-    assert status == 2 and "line 3" in err
+    assert status == 2 and f"{path}:3: " in err
