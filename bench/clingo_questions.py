@@ -22,7 +22,10 @@ import sys
 import time
 from pathlib import Path
 
-import clingo
+try:
+    import clingo
+except ModuleNotFoundError:
+    sys.exit("bench/clingo_questions.py needs clingo, which gamecheck does not: pip install clingo")
 
 from gamecheck.gdl.checks import lint_file
 from gamecheck.gdl.dependencies import DependencyGraph

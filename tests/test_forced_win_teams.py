@@ -148,23 +148,23 @@ def test_check_strategy_replays_on_the_reasoner(capsys, team_strategy):
     assert (answer["kind"], answer["wins"], answer["failure"]) == ("strategy_check", True, None)
 
 
-def test_a_strategy_that_does_not_win_exits_1(capsys, team_strategy):
+def test_a_strategy_that_does_not_win_exits_3(capsys, team_strategy):
     data = json.loads(team_strategy.read_text())
     for entry in data["states"]:
         if entry["actions"]["xlevel"] != "noop":
             entry["actions"]["xlevel"] = "(select level 3)"  # (1 1 3) is taken: illegal
     team_strategy.write_text(json.dumps(data))
     status, out, _ = run(capsys, "check-strategy", "tictactoe3d", str(team_strategy))
-    assert status == 1
+    assert status == 3
     assert "does not win" in out and "not a legal action" in out
 
 
-def test_a_strategy_too_slow_for_its_depth_exits_1(capsys, team_strategy):
+def test_a_strategy_too_slow_for_its_depth_exits_3(capsys, team_strategy):
     data = json.loads(team_strategy.read_text())
     data["depth"] = 2
     team_strategy.write_text(json.dumps(data))
     status, out, _ = run(capsys, "check-strategy", "tictactoe3d", str(team_strategy))
-    assert status == 1 and "not over within the depth" in out
+    assert status == 3 and "not over within the depth" in out
 
 
 @pytest.mark.parametrize(

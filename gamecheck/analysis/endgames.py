@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from gamecheck.analysis.forced_wins import RULES_SHARE, TEAM_SHARE, solve_forced_win
-from gamecheck.analysis.playouts import random_steps
+from gamecheck.analysis.playouts import STUCK, RandomPlayout
 from gamecheck.analysis.teams import find_teams
 from gamecheck.analysis.win_bounds import ground_rules
 from gamecheck.budget import Budget
@@ -91,17 +91,13 @@ def endgame_positions(
 
 
 def _playout_states(game: Game, seed: int) -> list[State]:
-    """The states in which the random playout with `seed` takes a step."""
-    states = []
-    try:
-        for step in random_steps(game, seed):
-            states.append(step.state)
-    except IndexError:  # random.choice among no legal actions
-        state = step.after if states else game.initial_state()
-        stuck = [role for role in game.roles if not game.legal(state, role)]
-        if not stuck:
-            raise
-        raise StuckState(game, state, stuck[0]) from None
+    """The states in which the random playout with `seed` takes a step; StuckState if it
+    reaches a non-terminal state where a role has no legal action."""
+    playout = RandomPlayout(game, seed)
+    states = [step.state for step in playout]
+    if playout.ending.reason == STUCK:
+        stuck = next(role for role in game.roles if not game.legal(playout.final, role))
+        raise StuckState(game, playout.final, stuck)
     return states
 
 

@@ -115,9 +115,8 @@ def _differing_in_playouts(game: Game) -> set[tuple[int, int]]:
     """The pairs of roles (a < b) whose goals differ at the end of some random playout."""
     pairs = set()
     for seed in range(PLAYOUTS):
-        try:
-            goals = random_playout(game, seed).goals
-        except IndexError:  # a role without a legal action: the forced-win search reports it
+        goals = random_playout(game, seed).goals
+        if goals is None:  # stuck or undefined goals: the forced-win search reports it
             break
         roles = range(len(goals))
         pairs.update((a, b) for a in roles for b in roles if a < b and goals[a] != goals[b])

@@ -4,8 +4,9 @@ The strategy (as `gamecheck forced-win --strategy FILE` writes it, or from anywh
 replayed on the GDL reasoner over the game's rule sheet, not on the move generator the search
 used: from its start state, the team plays the file's actions and the other roles every
 joint reply, and every line must end within the file's depth with goal 100 for every team
-role. A strategy that fails is a strategy shown not to win: exit status 1, with the state
-where it fails.
+role. A strategy that fails is exit status 3, with the state where it fails: the check is the
+independent cross-check of what forced-win found (a failure is a bug to report), and a script
+can tell it from defective rules (1).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import json
 
 from gamecheck.budget import Budget
-from gamecheck.cli import DEFECTIVE, OK
+from gamecheck.cli import BUG, OK
 from gamecheck.cli.options import add_json
 
 
@@ -62,4 +63,4 @@ def run(args, budget: Budget) -> int:
         )
     else:
         print(f"{sheet.name}: the strategy of {who} does not win: {failure}")
-    return OK if failure is None else DEFECTIVE
+    return OK if failure is None else BUG
