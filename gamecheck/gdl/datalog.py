@@ -444,13 +444,13 @@ def _plan(
 def _selectivity(atom: Atom, bound: set[str], sizes: dict[str, int]) -> tuple:
     """How good a next lookup `atom` is: a pure check first, then one with a known argument
     or subterm (a known functor alone does not count) and the fewest new variables (then the
-    most known places), else the smallest relation."""
+    most known places, then the smallest relation), else the smallest relation."""
     new_variables = len(set(variables(atom.term)) - bound)
     keys = sum(path[-1] != 0 or len(path) == 1 for path, _ in _key_paths(atom.args, bound))
     size = sizes.get(atom.relation, DEFAULT_SIZE) or 1
     if keys:
-        return new_variables == 0, True, -new_variables, keys
-    return new_variables == 0, False, -size, 0
+        return new_variables == 0, True, -new_variables, keys, -size
+    return new_variables == 0, False, -size, 0, 0
 
 
 def _key_paths(patterns: tuple, bound: set[str], prefix: Path = ()) -> list[tuple[Path, Term]]:

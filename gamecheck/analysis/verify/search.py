@@ -390,8 +390,11 @@ class Verifier:
         )
 
     def _final_state(self, line: Line) -> frozenset[int]:
+        """The state the line ends in (a step of a big circuit takes a while: OutOfBudget
+        if the budget ends first)."""
         state = self.system.initial
         for joint in line.steps:
+            self.budget.check()
             state = self.system.successor(state, joint)
         return state
 
