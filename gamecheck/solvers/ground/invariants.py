@@ -49,6 +49,9 @@ MAX_SAMPLES = 8192
 COUNTER_PLAYOUTS = 64
 """Playouts whose steps suggest counters (plenty: a counter must fit every step exactly)."""
 MAX_WEIGHT = 12
+COUNTER_CANDIDATES = 4
+"""Counters tried (the first found among single features, then among pairs of them)."""
+PAIRS_BETWEEN_CHECKS = 1000
 MIN_EXPECTED = 5.0
 """A two-literal clause is a candidate only if, were its literals independent, the samples
 would falsify it this many times on average: never seeing it fail then means something."""
@@ -382,11 +385,15 @@ def _counter_candidates(system, features, trajectory, lengths, budget) -> list[C
     if not features:
         return []
     steps, playouts, _ = trajectory.shape
-    values = _node_values(system, trajectory.reshape(steps * playouts, -1), budget)
+    literals = sorted({literal for feature in features for literal in feature.literals})
+    circuit = BatchCircuit(system, literals, budget=budget)
+    states = trajectory.reshape(steps * playouts, -1)
+    row_of = dict(zip(literals, circuit.node_rows(system, states, literals), strict=True))
     taken = np.arange(steps - 1)[:, None] < lengths[None, :]
     rises, falls, counts = [], [], []
     for feature in features:
-        rows = np.array([_row(values, lit) for lit in feature.literals])
+        budget.check()
+        rows = np.array([row_of[literal] for literal in feature.literals])
         rows = rows.reshape(len(feature.literals), steps, playouts)
         before, after = rows[:, :-1, :], rows[:, 1:, :]
         rises.append((after & ~before).sum(axis=0)[taken])
@@ -403,12 +410,16 @@ def _counter_candidates(system, features, trajectory, lengths, budget) -> list[C
     if not combinations:
         distinct = np.unique(np.array(deltas).T, axis=0).T  # the ways steps change features
         moving = [j for j in range(len(features)) if distinct[j].any()]
-        for j, k in itertools.combinations(moving, 2):
+        for number, (j, k) in enumerate(itertools.combinations(moving, 2)):
+            if len(combinations) == COUNTER_CANDIDATES:
+                break
+            if number % PAIRS_BETWEEN_CHECKS == 0:
+                budget.check()
             weights = _pair_weights(distinct[j], distinct[k])
             if weights:
                 combinations.append(((weights[0], j), (weights[1], k)))
     counters = []
-    for combination in combinations[:4]:
+    for combination in combinations[:COUNTER_CANDIDATES]:
         changes = np.stack([np.stack([rises[j], falls[j]], axis=1) for _, j in combination], 1)
         ways = sorted({tuple(map(tuple, change)) for change in changes.tolist()})
         counters.append(

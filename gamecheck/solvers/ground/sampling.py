@@ -88,9 +88,13 @@ class BatchCircuit:
 
     def node_row(self, system: TransitionSystem, states: np.ndarray, literal: int) -> np.ndarray:
         """The value of one circuit literal in every state of states (rows x fluents)."""
-        row = self._packed_values(system, states)[abs(literal)][None, :]
-        values = unpack(row, len(states))[0]
-        return values if literal > 0 else ~values
+        return self.node_rows(system, states, [literal])[0]
+
+    def node_rows(self, system: TransitionSystem, states: np.ndarray, literals) -> np.ndarray:
+        """The values of circuit literals (rows) in every state (columns) of states (rows x
+        fluents): only these rows are unpacked."""
+        values = self._packed_values(system, states)
+        return unpack(_packed_literal_rows(values, literals), len(states))
 
     def _packed_values(self, system: TransitionSystem, states: np.ndarray) -> np.ndarray:
         values = np.zeros((self.size, -(-len(states) // 64)), dtype=np.uint64)
