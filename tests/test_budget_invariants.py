@@ -6,8 +6,9 @@ import random
 from pathlib import Path
 
 import numpy as np
+import pytest
 
-from gamecheck.budget import Budget
+from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.models.sheet import GdlGame
 from gamecheck.solvers.ground import invariants
 from gamecheck.solvers.ground.circuit import Circuit
@@ -90,3 +91,12 @@ def test_playouts_with_an_expired_budget_stay_in_the_initial_state():
     assert playouts.states.shape[0] == 1
     assert not playouts.lengths.any()
     assert set(np.flatnonzero(playouts.states[0, 0])) == set(system.initial)
+
+
+def test_a_playout_line_search_with_an_expired_budget_stops():
+    system = tictactoe()
+    playouts = random_playouts(system, 64, max_steps=9, seed=1)
+    # every tictactoe playout ends within 9 steps: a line to a terminal state exists
+    assert playouts.find(system, system.terminal, range(10)) is not None
+    with pytest.raises(OutOfBudget):
+        playouts.find(system, system.terminal, range(10), Budget(0))

@@ -325,7 +325,7 @@ class Verifier:
 
     def _find(self, condition: int, depths) -> Line | None:
         if self.playouts is not None:
-            line = self.playouts.find(self.system, condition, depths)
+            line = self.playouts.find(self.system, condition, depths, self.budget)
             if line is not None:
                 return line
         return self.unrolling.find(condition, depths, self.budget)

@@ -118,9 +118,13 @@ class Playouts:
         steps = np.arange(self.states.shape[0])[:, None]
         return self.states[steps <= self.lengths[None, :]]
 
-    def find(self, system: TransitionSystem, condition: int, depths) -> Line | None:
+    def find(
+        self, system: TransitionSystem, condition: int, depths, budget: Budget | None = None
+    ) -> Line | None:
         """The line of a playout that reaches a state satisfying `condition` (a circuit
-        literal over fluents) after a number of steps in `depths`, the shallowest first."""
+        literal over fluents) after a number of steps in `depths`, the shallowest first;
+        OutOfBudget if the budget ends first."""
+        budget = budget or Budget()
         wanted = np.zeros(self.states.shape[0], dtype=bool)
         wanted[[t for t in depths if t < len(wanted)]] = True
         steps, players = np.nonzero(
@@ -128,9 +132,10 @@ class Playouts:
         )
         if not len(steps):
             return None
-        circuit = BatchCircuit(system, [condition])
+        circuit = BatchCircuit(system, [condition], budget)
         first = None
         for start in range(0, len(steps), FIND_CHUNK):  # np.nonzero lists shallow steps first
+            budget.check()
             chunk = slice(start, start + FIND_CHUNK)
             row = circuit.node_row(system, self.states[steps[chunk], players[chunk]], condition)
             hits = np.flatnonzero(row)
