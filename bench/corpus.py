@@ -2,6 +2,7 @@
 per sheet.
 
     python bench/corpus.py DIR [--time-limit S] [--jobs N] [--out DIR] [--limit N]
+                               [--only NAME ...]
 
 For every .kif file under DIR (e.g. ../shared/data/ggp) it runs lint's checks (in this
 process), then the installed `gamecheck verify SHEET --json --time-limit S` as a separate
@@ -255,6 +256,14 @@ def _plots(rows: list[dict], out: Path) -> None:
     plt.close("all")
 
 
+def _chosen(sheet: Path, args) -> bool:
+    """Whether --only names the sheet (its relative path or its top folder)."""
+    if not args.only:
+        return True
+    relative = sheet.relative_to(args.directory)
+    return str(relative) in args.only or relative.parts[0] in args.only
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("directory", type=Path)
@@ -262,8 +271,16 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, help="write the report into this directory")
     parser.add_argument("--limit", type=int, help="only the first N sheets (sorted by path)")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        metavar="NAME",
+        help="only these sheets: a path relative to DIR (4pffa/v1/4pffa.kif) or a folder "
+        "name (4pffa: every sheet under it)",
+    )
     args = parser.parse_args()
-    sheets = sorted(args.directory.rglob("*.kif"))[: args.limit]
+    sheets = [s for s in sorted(args.directory.rglob("*.kif")) if _chosen(s, args)]
+    sheets = sheets[: args.limit]
     if not sheets:
         parser.error(f"no .kif files under {args.directory}")
     rows = []

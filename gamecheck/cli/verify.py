@@ -53,7 +53,7 @@ def register(subparsers) -> None:
 
 def run(args, budget: Budget) -> int:
     from gamecheck.analysis.files import write_atomically
-    from gamecheck.analysis.loading import checking_games
+    from gamecheck.analysis.loading import checking_games, load_game
     from gamecheck.analysis.verify.pipeline import verify_game
     from gamecheck.analysis.verify.text import verification_text
     from gamecheck.solvers.sat import check_sat_solver
@@ -68,8 +68,9 @@ def run(args, budget: Budget) -> int:
     def progress(stage: str) -> None:
         print(f"[{time.monotonic() - start:7.1f}s] {stage}", file=sys.stderr, flush=True)
 
+    game = load_game(args.game)  # loaded once: the text below replays witnesses on it
     result = verify_game(
-        args.game,
+        game,
         backend=args.backend,
         horizon=args.horizon,
         budget=budget,
@@ -89,5 +90,5 @@ def run(args, budget: Budget) -> int:
     if args.json:
         print(json.dumps(result.to_json()))
     else:
-        print(verification_text(result, checking_games(args.game)[0]))
+        print(verification_text(result, checking_games(game)[0]))
     return status(defective=bool(result.defects), unknown=bool(result.unknown))

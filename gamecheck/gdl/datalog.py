@@ -23,7 +23,8 @@ forms, as in `(<= (goal r 100) (not (goal r 0)))`) is evaluated as several group
 
 Evaluation honours a Budget (checked every few thousand joins) and stops with TooLarge
 where a call derives more than `max_facts` facts or a term nested deeper than
-MAX_TERM_DEPTH (a rule that builds ever deeper terms has no finite model).
+MAX_TERM_DEPTH (a rule that builds ever deeper terms has no finite model), or, before it
+starts a rule, where the rule's estimated bindings exceed ESTIMATE_FACTOR times `max_facts`.
 """
 
 from __future__ import annotations
@@ -54,6 +55,9 @@ DEFAULT_SIZE = 1000
 """Facts expected of a relation whose size is not known when joins are planned."""
 CHECK_EVERY = 4096
 """Joins (and facts tried in them) between two looks at the budget."""
+ESTIMATE_FACTOR = 20
+"""A rule whose estimated bindings (an upper bound) exceed this many times the fact limit
+is not tried: enumerating them would take hours even where filters keep few."""
 
 
 class TooLarge(GamecheckError):
@@ -217,29 +221,10 @@ class Program:
         limit = [max_facts]
         for group in self.groups:
             if wanted is None or group.component in wanted:
+                if max_facts is not None:
+                    _refuse_huge_rules(group, model, ESTIMATE_FACTOR * max_facts)
                 self._evaluate_group(group, model, limit)
         return model
-
-    def estimates(self, model: Model) -> list[tuple[Rule, float]]:
-        """For every rule fired by a first plan, an upper estimate of its bindings in `model`:
-        the product over its lookups of the facts per key (filters not counted)."""
-        found = []
-        for group in self.groups:
-            for rule in group.rules:
-                if rule.first_plan is None:
-                    continue
-                estimate = 1.0
-                for step in rule.first_plan:
-                    if step[0] == _ATOM:
-                        relation = model.get(step[1])
-                        if relation is None or not relation.processed:
-                            estimate = 0.0
-                            break
-                        relation.lookup(step[2], ())
-                        keys = len(relation.indexes[step[2]]) if step[2] else 1
-                        estimate *= len(relation.processed) / max(1, keys)
-                found.append((rule.source, estimate))
-        return found
 
     def _evaluate_group(self, group: _Group, model: Model, limit: list) -> None:
         if group.fresh:
@@ -309,6 +294,34 @@ class Program:
                 self._join(plan, following, slots, model, rule, emit)
         elif (_build(step[1], slots) == _build(step[2], slots)) == (kind == _EQUAL):
             self._join(plan, following, slots, model, rule, emit)
+
+
+def _estimate(plan: tuple, model: Model) -> float:
+    """An upper bound of the bindings a plan enumerates in `model`: the product over its
+    lookups of the facts per key (filters not counted)."""
+    estimate = 1.0
+    for step in plan:
+        if step[0] == _ATOM:
+            relation = model.get(step[1])
+            if relation is None or not relation.processed:
+                return 0.0
+            relation.lookup(step[2], ())
+            keys = len(relation.indexes[step[2]]) if step[2] else 1
+            estimate *= len(relation.processed) / max(1, keys)
+    return estimate
+
+
+def _refuse_huge_rules(group: _Group, model: Model, most: float) -> None:
+    """TooLarge naming the first rule of the group estimated at more than `most` bindings."""
+    for rule in group.rules:
+        if rule.first_plan is None:
+            continue
+        estimate = _estimate(rule.first_plan, model)
+        if estimate > most:
+            where = f"{rule.source.position}: " if rule.source.position else ""
+            raise TooLarge(
+                f"{where}this rule has about {estimate:.2g} instances, more than fit in memory"
+            )
 
 
 def _negates_itself(component: frozenset[str], rules: list[Rule]) -> bool:
@@ -431,13 +444,13 @@ def _plan(
 def _selectivity(atom: Atom, bound: set[str], sizes: dict[str, int]) -> tuple:
     """How good a next lookup `atom` is: a pure check first, then one with a known argument
     or subterm (a known functor alone does not count) and the fewest new variables (then the
-    most known places), else the smallest relation."""
+    most known places, then the smallest relation), else the smallest relation."""
     new_variables = len(set(variables(atom.term)) - bound)
     keys = sum(path[-1] != 0 or len(path) == 1 for path, _ in _key_paths(atom.args, bound))
     size = sizes.get(atom.relation, DEFAULT_SIZE) or 1
     if keys:
-        return new_variables == 0, True, -new_variables, keys
-    return new_variables == 0, False, -size, 0
+        return new_variables == 0, True, -new_variables, keys, -size
+    return new_variables == 0, False, -size, 0, 0
 
 
 def _key_paths(patterns: tuple, bound: set[str], prefix: Path = ()) -> list[tuple[Path, Term]]:

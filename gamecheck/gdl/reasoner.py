@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 
+from gamecheck.budget import Budget
 from gamecheck.gdl.datalog import Model, Program, Relation, Statistics
 from gamecheck.gdl.dependencies import DependencyGraph
 from gamecheck.gdl.syntax import GdlError, Rule, normal_rules
@@ -37,9 +38,10 @@ state, and search revisits recent states."""
 
 
 class Reasoner:
-    """Evaluates a rule sheet that passed the static checks (gdl/checks.py)."""
+    """Evaluates a rule sheet that passed the static checks (gdl/checks.py). The static
+    model is evaluated at once, within `budget` (OutOfBudget if it ends first)."""
 
-    def __init__(self, rules: Sequence[Rule]):
+    def __init__(self, rules: Sequence[Rule], *, budget: Budget | None = None):
         normal = [piece for rule in rules for piece in normal_rules(rule)]
         graph = DependencyGraph(normal)
         roles = {rule.head.args[0] for rule in rules if rule.head.relation == "role"}
@@ -48,11 +50,9 @@ class Reasoner:
         for component in graph.components:
             self._phase_components[_phase(graph, component)].append(component)
         self.static_model = self.program.evaluate(
-            {}, self._phase_components[STATIC], max_facts=MAX_STATIC_FACTS
+            {}, self._phase_components[STATIC], budget=budget, max_facts=MAX_STATIC_FACTS
         )
-        self.roles = tuple(
-            dict.fromkeys(rule.head.args[0] for rule in rules if rule.head.relation == "role")
-        )
+        self.roles = role_names(rules)
         self._states: OrderedDict[frozenset, tuple[Model, dict[str, tuple]]] = OrderedDict()
         """Recent states: their model and the legal actions found so far, per role."""
 
@@ -110,6 +110,11 @@ class Reasoner:
         model["does"] = Relation(zip(self.roles, joint, strict=True))
         self.program.evaluate(model, self._phase_components[MOVE])
         return frozenset(args[0] for args in _facts(model, "next"))
+
+
+def role_names(rules: Sequence[Rule]) -> tuple[str, ...]:
+    """The roles of a sheet, in the order of its `role` facts."""
+    return tuple(dict.fromkeys(rule.head.args[0] for rule in rules if rule.head.relation == "role"))
 
 
 def _phase(graph: DependencyGraph, component: frozenset[str]) -> str:

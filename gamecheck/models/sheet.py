@@ -3,7 +3,9 @@
 States are frozensets of ground fact terms, actions are ground terms (gdl/terms.py), so
 `state_facts` and `action_text` are just their canonical text. A sheet with any static-check
 error (gdl/checks.py) is refused with the first error (a GDL-II sheet with the error that
-says so, wherever it is); warnings are ignored here (`gamecheck lint` shows them).
+says so, wherever it is); warnings are ignored here (`gamecheck lint` shows them). The
+reasoner's static model, which may take long for a big sheet, is evaluated on first use, or
+within a budget by `prepare`.
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from gamecheck.budget import Budget
 from gamecheck.errors import BadTermError, GamecheckError
 from gamecheck.gdl.checks import Lint, is_gdl_ii, lint_file, lint_text
-from gamecheck.gdl.reasoner import Reasoner
+from gamecheck.gdl.reasoner import Reasoner, role_names
 from gamecheck.gdl.syntax import GdlError, Rule, is_ground
 from gamecheck.gdl.terms import Term, parse_term, term_text
 from gamecheck.models.base import Game
@@ -30,11 +33,20 @@ class GdlGame(Game):
     def __init__(self, rules: Sequence[Rule], name: str):
         self.name = name
         self.rules = tuple(rules)
-        self.reasoner = Reasoner(rules)
-        self.roles = self.reasoner.roles
-        static = self.reasoner.static_model
-        self._base = static["base"].known if "base" in static else None
-        self._input = static["input"].known if "input" in static else None
+        self.roles = role_names(self.rules)
+        self._reasoner: Reasoner | None = None
+
+    @property
+    def reasoner(self) -> Reasoner:
+        """The reasoner of the rules (built on first use, without a time limit)."""
+        self.prepare()
+        return self._reasoner
+
+    def prepare(self, budget: Budget | None = None) -> None:
+        """Build the reasoner now, within `budget`: OutOfBudget if it ends first, TooLarge
+        if the static relations are too big to hold (the game is then not playable here)."""
+        if self._reasoner is None:
+            self._reasoner = Reasoner(self.rules, budget=budget)
 
     @classmethod
     def from_file(cls, path: str | Path) -> GdlGame:
@@ -86,9 +98,10 @@ class GdlGame(Game):
 
     def state_from_facts(self, facts: Iterable[str]) -> State:
         state = frozenset(self._ground_term(text, "fact") for text in facts)
-        if self._base is not None:
+        base = self._declared("base")
+        if base is not None:
             for fact in state:
-                if (fact,) not in self._base:
+                if (fact,) not in base:
                     raise BadTermError(f"{term_text(fact)} is not a base fact of {self.name}")
         return state
 
@@ -98,9 +111,15 @@ class GdlGame(Game):
     def parse_action(self, role: str, text: str) -> Term:
         self.role_index(role)
         action = self._ground_term(text, "action")
-        if self._input is not None and (role, action) not in self._input:
+        declared = self._declared("input")
+        if declared is not None and (role, action) not in declared:
             raise BadTermError(f"{term_text(action)} is not an input of {role} in {self.name}")
         return action
+
+    def _declared(self, relation: str) -> set[tuple] | None:
+        """The facts of `base` or `input`, or None where the sheet does not declare them."""
+        static = self.reasoner.static_model
+        return static[relation].known if relation in static else None
 
     @staticmethod
     def _ground_term(text: str, what: str) -> Term:

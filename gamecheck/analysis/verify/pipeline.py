@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gamecheck.analysis.loading import Subject, checking_games, load_game, load_rule_sheet
+from gamecheck.analysis.loading import Subject, load_game, load_rule_sheet
 from gamecheck.analysis.verify.results import UNKNOWN, Answer, Outcomes, Verification
 from gamecheck.analysis.verify.search import Verifier
 from gamecheck.budget import Budget, OutOfBudget
@@ -44,7 +44,11 @@ def verify_game(
     progress("loading")
     game = load_game(subject)
     sheet = load_rule_sheet(game)
-    checkers = checking_games(game)
+    checkers = [sheet] if game is sheet else [game, sheet]
+    try:
+        sheet.prepare(budget)
+    except (OutOfBudget, TooLarge) as stop:
+        return _unanswered(sheet.name, sheet.roles, backend, horizon, budget, f"loading: {stop}")
     try:
         progress("grounding")
         grounding = budget.seconds

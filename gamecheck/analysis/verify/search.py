@@ -325,7 +325,7 @@ class Verifier:
 
     def _find(self, condition: int, depths) -> Line | None:
         if self.playouts is not None:
-            line = self.playouts.find(self.system, condition, depths)
+            line = self.playouts.find(self.system, condition, depths, self.budget)
             if line is not None:
                 return line
         return self.unrolling.find(condition, depths, self.budget)
@@ -390,8 +390,11 @@ class Verifier:
         )
 
     def _final_state(self, line: Line) -> frozenset[int]:
+        """The state the line ends in (a step of a big circuit takes a while: OutOfBudget
+        if the budget ends first)."""
         state = self.system.initial
         for joint in line.steps:
+            self.budget.check()
             state = self.system.successor(state, joint)
         return state
 

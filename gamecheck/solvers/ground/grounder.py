@@ -37,8 +37,6 @@ OUTPUTS = ("legal", "next", "terminal", "goal")
 MAX_FACTS = 3_000_000
 """Most facts the static and relaxed models may hold, and most rule instances grounding
 may enumerate (each about 1 GB)."""
-ESTIMATE_FACTOR = 20
-"""A rule estimated (an upper bound) at this many times MAX_FACTS instances is not tried."""
 CHECK_EVERY = 1000
 MAX_GATES = 2_000_000
 """A circuit that would grow past this many gates is not built (TooLarge): unfolding a big
@@ -155,13 +153,7 @@ def _instances(
         {relation: len(facts.known) for relation, facts in model.items()},
     )
     found = dict(model)
-    for rule, estimate in program.estimates(found):
-        if estimate > ESTIMATE_FACTOR * max_instances:
-            raise TooLarge(
-                f"{rule.position}: grounding stopped: this rule has about {estimate:.2g} "
-                f"instances in the reachable game, more than fit in memory"
-            )
-    program.evaluate(found, budget=budget, max_facts=max_instances)
+    program.evaluate(found, budget=budget, max_facts=max_instances)  # TooLarge for a huge rule
     bodies: dict[Term, list[list[GroundLiteral]]] = {}
     for instance_rule, (head, literals) in zip(instance_rules, layouts, strict=True):
         arity = len(head.args)

@@ -49,9 +49,14 @@ MAX_SAMPLES = 8192
 COUNTER_PLAYOUTS = 64
 """Playouts whose steps suggest counters (plenty: a counter must fit every step exactly)."""
 MAX_WEIGHT = 12
+COUNTER_CANDIDATES = 4
+"""Counters tried (the first found among single features, then among pairs of them)."""
+PAIRS_BETWEEN_CHECKS = 1000
 MIN_EXPECTED = 5.0
 """A two-literal clause is a candidate only if, were its literals independent, the samples
 would falsify it this many times on average: never seeing it fail then means something."""
+PAIR_BLOCK = 256
+"""Atoms whose pairs are compared at once (a block x atoms matrix) between budget checks."""
 SMALL_RELATION = 48
 MAX_LABELS = 10
 """Up to this many numbers in one argument are labels (digits 1-9); more are quantities."""
@@ -129,8 +134,8 @@ def find_invariants(
     counters: list[Counter] = []
     try:
         values = _node_values(system, samples, budget)
-        candidates = _state_candidates(system, groups, occupied, values)
-        exclusions = _exclusions(system, values)
+        candidates = _state_candidates(system, groups, occupied, values, budget)
+        exclusions = _exclusions(system, values, budget)
         with CnfUnrolling(system, free_start=True, sat_solver=sat_solver) as unrolling:
             unrolling.budget = budget
             prover = _Induction(system, unrolling)
@@ -200,7 +205,7 @@ def _row(values: np.ndarray, literal: int) -> np.ndarray:
     return values[literal] if literal > 0 else ~values[-literal]
 
 
-def _state_candidates(system, groups, occupied, values) -> list[StateInvariant]:
+def _state_candidates(system, groups, occupied, values, budget) -> list[StateInvariant]:
     circuit = system.circuit
     candidates = []
     for index, node in enumerate(system.fluent_nodes):
@@ -219,12 +224,12 @@ def _state_candidates(system, groups, occupied, values) -> list[StateInvariant]:
             )
         if (count >= 1).all():
             candidates.append(StateInvariant(occupied[key], f"some {_group_text(key)}"))
-    candidates += _implications(system, occupied, values)
+    candidates += _implications(system, occupied, values, budget)
     candidates += _goal_exclusions(system, values)
     return candidates
 
 
-def _implications(system, occupied, values) -> list[StateInvariant]:
+def _implications(system, occupied, values, budget) -> list[StateInvariant]:
     """Two-literal clauses no sample contradicts: between occupied groups of one family
     (`a cube here needs the cubes under it`), and among the fluents and occupied groups of
     small relations, which hold the bookkeeping of whose turn it is (`xcolumn in control:
@@ -235,7 +240,7 @@ def _implications(system, occupied, values) -> list[StateInvariant]:
     found = []
     for keys in families.values():
         atoms = [(occupied[key], _group_text(key)) for key in keys]
-        found += _binary_clauses(system.circuit, atoms, values, (False,), (True,))
+        found += _binary_clauses(system.circuit, atoms, values, budget, (False,), (True,))
     small = _small_relations(system.fluents)
     atoms = [
         (node, term_text(fluent))
@@ -243,10 +248,10 @@ def _implications(system, occupied, values) -> list[StateInvariant]:
         if _relation(fluent) in small
     ]
     atoms += [(lit, _group_text(key)) for key, lit in occupied.items() if key[0] in small]
-    return found + _binary_clauses(system.circuit, atoms, values)
+    return found + _binary_clauses(system.circuit, atoms, values, budget)
 
 
-def _exclusions(system, values) -> list[StateInvariant]:
+def _exclusions(system, values, budget) -> list[StateInvariant]:
     """Pairs of fluents of one large relation that never hold together (`no digit twice in
     a row`). Relations that count (an argument takes more than MAX_LABELS numbers, like
     cube counts or steps) are left out: their exclusions say how far play has gone."""
@@ -260,7 +265,7 @@ def _exclusions(system, values) -> list[StateInvariant]:
         if _counts_something([fluent for _, fluent in members]):
             continue
         atoms = [(node, term_text(fluent)) for node, fluent in members]
-        found += _binary_clauses(system.circuit, atoms, values, (False,), (False,))
+        found += _binary_clauses(system.circuit, atoms, values, budget, (False,), (False,))
     return found
 
 
@@ -286,22 +291,32 @@ def _relation(fluent: Term) -> str:
 
 
 def _binary_clauses(
-    circuit, atoms, values, signs_a=(True, False), signs_b=(True, False)
+    circuit, atoms, values, budget, signs_a=(True, False), signs_b=(True, False)
 ) -> list[StateInvariant]:
     """Clauses `a or b` (a and b with the given signs) over pairs of distinct atoms that no
-    sample falsifies, though independent literals would falsify it MIN_EXPECTED times."""
+    sample falsifies, though independent literals would falsify it MIN_EXPECTED times (the
+    pairs compared a block of atoms at a time, with a look at the budget between blocks)."""
     if len(atoms) < 2:
         return []
     rows = np.array([_row(values, literal) for literal, _ in atoms], dtype=np.float32)
+    samples = rows.shape[1]
     found = []
     for positive_a, positive_b in itertools.product(signs_a, signs_b):
         false_a = 1 - rows if positive_a else rows
         false_b = 1 - rows if positive_b else rows
-        both_false = false_a @ false_b.T
         support_a, support_b = false_a.sum(axis=1), false_b.sum(axis=1)
-        expected = support_a[:, None] * support_b[None, :] / rows.shape[1]
-        keep = (both_false == 0) & (expected >= MIN_EXPECTED)
-        for a, b in zip(*np.nonzero(keep), strict=True):
+        # a pair can only be expected MIN_EXPECTED times if each side is false often enough
+        side_a = np.flatnonzero(support_a * support_b.max() >= MIN_EXPECTED * samples)
+        side_b = np.flatnonzero(support_b * support_a.max() >= MIN_EXPECTED * samples)
+        pairs = []
+        for start in range(0, len(side_a), PAIR_BLOCK):
+            budget.check()
+            block = side_a[start : start + PAIR_BLOCK]
+            both_false = false_a[block] @ false_b[side_b].T
+            expected = support_a[block, None] * support_b[None, side_b] / samples
+            keep = (both_false == 0) & (expected >= MIN_EXPECTED)
+            pairs += zip(block[np.nonzero(keep)[0]], side_b[np.nonzero(keep)[1]], strict=True)
+        for a, b in pairs:
             if a == b or (positive_a == positive_b and a > b):
                 continue
             (lit_a, text_a), (lit_b, text_b) = atoms[a], atoms[b]
@@ -370,11 +385,15 @@ def _counter_candidates(system, features, trajectory, lengths, budget) -> list[C
     if not features:
         return []
     steps, playouts, _ = trajectory.shape
-    values = _node_values(system, trajectory.reshape(steps * playouts, -1), budget)
+    literals = sorted({literal for feature in features for literal in feature.literals})
+    circuit = BatchCircuit(system, literals, budget=budget)
+    states = trajectory.reshape(steps * playouts, -1)
+    row_of = dict(zip(literals, circuit.node_rows(system, states, literals), strict=True))
     taken = np.arange(steps - 1)[:, None] < lengths[None, :]
     rises, falls, counts = [], [], []
     for feature in features:
-        rows = np.array([_row(values, lit) for lit in feature.literals])
+        budget.check()
+        rows = np.array([row_of[literal] for literal in feature.literals])
         rows = rows.reshape(len(feature.literals), steps, playouts)
         before, after = rows[:, :-1, :], rows[:, 1:, :]
         rises.append((after & ~before).sum(axis=0)[taken])
@@ -391,12 +410,16 @@ def _counter_candidates(system, features, trajectory, lengths, budget) -> list[C
     if not combinations:
         distinct = np.unique(np.array(deltas).T, axis=0).T  # the ways steps change features
         moving = [j for j in range(len(features)) if distinct[j].any()]
-        for j, k in itertools.combinations(moving, 2):
+        for number, (j, k) in enumerate(itertools.combinations(moving, 2)):
+            if len(combinations) == COUNTER_CANDIDATES:
+                break
+            if number % PAIRS_BETWEEN_CHECKS == 0:
+                budget.check()
             weights = _pair_weights(distinct[j], distinct[k])
             if weights:
                 combinations.append(((weights[0], j), (weights[1], k)))
     counters = []
-    for combination in combinations[:4]:
+    for combination in combinations[:COUNTER_CANDIDATES]:
         changes = np.stack([np.stack([rises[j], falls[j]], axis=1) for _, j in combination], 1)
         ways = sorted({tuple(map(tuple, change)) for change in changes.tolist()})
         counters.append(

@@ -88,9 +88,13 @@ class BatchCircuit:
 
     def node_row(self, system: TransitionSystem, states: np.ndarray, literal: int) -> np.ndarray:
         """The value of one circuit literal in every state of states (rows x fluents)."""
-        row = self._packed_values(system, states)[abs(literal)][None, :]
-        values = unpack(row, len(states))[0]
-        return values if literal > 0 else ~values
+        return self.node_rows(system, states, [literal])[0]
+
+    def node_rows(self, system: TransitionSystem, states: np.ndarray, literals) -> np.ndarray:
+        """The values of circuit literals (rows) in every state (columns) of states (rows x
+        fluents): only these rows are unpacked."""
+        values = self._packed_values(system, states)
+        return unpack(_packed_literal_rows(values, literals), len(states))
 
     def _packed_values(self, system: TransitionSystem, states: np.ndarray) -> np.ndarray:
         values = np.zeros((self.size, -(-len(states) // 64)), dtype=np.uint64)
@@ -114,9 +118,13 @@ class Playouts:
         steps = np.arange(self.states.shape[0])[:, None]
         return self.states[steps <= self.lengths[None, :]]
 
-    def find(self, system: TransitionSystem, condition: int, depths) -> Line | None:
+    def find(
+        self, system: TransitionSystem, condition: int, depths, budget: Budget | None = None
+    ) -> Line | None:
         """The line of a playout that reaches a state satisfying `condition` (a circuit
-        literal over fluents) after a number of steps in `depths`, the shallowest first."""
+        literal over fluents) after a number of steps in `depths`, the shallowest first;
+        OutOfBudget if the budget ends first."""
+        budget = budget or Budget()
         wanted = np.zeros(self.states.shape[0], dtype=bool)
         wanted[[t for t in depths if t < len(wanted)]] = True
         steps, players = np.nonzero(
@@ -124,9 +132,10 @@ class Playouts:
         )
         if not len(steps):
             return None
-        circuit = BatchCircuit(system, [condition])
+        circuit = BatchCircuit(system, [condition], budget)
         first = None
         for start in range(0, len(steps), FIND_CHUNK):  # np.nonzero lists shallow steps first
+            budget.check()
             chunk = slice(start, start + FIND_CHUNK)
             row = circuit.node_row(system, self.states[steps[chunk], players[chunk]], condition)
             hits = np.flatnonzero(row)

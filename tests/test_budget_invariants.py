@@ -1,0 +1,102 @@
+"""Invariant candidates and random playouts under a budget: the candidate clauses are
+compared a block of atoms at a time (checked here against a pair-by-pair count), and a phase
+whose budget is over returns what it settled instead of running on."""
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gamecheck.budget import Budget, OutOfBudget
+from gamecheck.models.sheet import GdlGame
+from gamecheck.solvers.ground import invariants
+from gamecheck.solvers.ground.circuit import Circuit
+from gamecheck.solvers.ground.grounder import ground
+from gamecheck.solvers.ground.sampling import random_playouts
+
+SHEETS = Path(__file__).parent / "data" / "gdl"
+
+
+def correlated_rows(atoms: int, samples: int, seed: int) -> list[list[bool]]:
+    """Random rows, half of them made from the others (negations and ORs), so that many
+    pairs never fail together."""
+    rng = random.Random(seed)
+    rows = [[rng.random() < 0.5 for _ in range(samples)] for _ in range(atoms // 2)]
+    while len(rows) < atoms:
+        a, b = rng.sample(range(atoms // 2), 2)
+        if rng.random() < 0.5:
+            rows.append([not x for x in rows[a]])
+        else:
+            rows.append([x or y for x, y in zip(rows[a], rows[b], strict=True)])
+    return rows
+
+
+def clauses_by_counting(rows, signs_a, signs_b, samples: int) -> set[tuple[int, bool, int, bool]]:
+    """(a, sign, b, sign) of every clause `a or b` no sample falsifies, though independent
+    literals would falsify it MIN_EXPECTED times: pair by pair, with Python sets."""
+    false_when = {
+        (atom, sign): {s for s, x in enumerate(row) if x != sign}
+        for atom, row in enumerate(rows)
+        for sign in (True, False)
+    }
+    found = set()
+    for sign_a in signs_a:
+        for sign_b in signs_b:
+            for a in range(len(rows)):
+                for b in range(len(rows)):
+                    if a == b or (sign_a == sign_b and a > b):
+                        continue
+                    fa, fb = false_when[a, sign_a], false_when[b, sign_b]
+                    expected = len(fa) * len(fb) / samples
+                    if not fa & fb and expected >= invariants.MIN_EXPECTED:
+                        found.add((a, sign_a, b, sign_b))
+    return found
+
+
+def test_candidate_clauses_in_blocks_match_a_pair_by_pair_count(monkeypatch):
+    monkeypatch.setattr(invariants, "PAIR_BLOCK", 16)  # several blocks of 70 atoms
+    atoms, samples = 70, 48
+    rows = correlated_rows(atoms, samples, seed=3)
+    circuit = Circuit()
+    nodes = [circuit.input(("x", i)) for i in range(atoms)]
+    values = np.zeros((len(circuit.children), samples), dtype=bool)
+    for node, row in zip(nodes, rows, strict=True):
+        values[node] = row
+    labelled = [(node, str(i)) for i, node in enumerate(nodes)]
+    for signs in [((True, False), (True, False)), ((False,), (True,)), ((False,), (False,))]:
+        found = invariants._binary_clauses(circuit, labelled, values, Budget(), *signs)
+        texts = {clause.description for clause in found}
+        expected = clauses_by_counting(rows, *signs, samples)
+        assert expected, "the rows should imply some clauses"
+        assert texts == {
+            f"{'' if sa else 'not '}{a} or {'' if sb else 'not '}{b}" for a, sa, b, sb in expected
+        }
+
+
+def tictactoe():
+    return ground(GdlGame.from_file(SHEETS / "tictactoe.kif").rules, "tictactoe")
+
+
+def test_invariants_with_an_expired_budget_return_nothing_proved():
+    system = tictactoe()
+    playouts = random_playouts(system, 64, max_steps=9)
+    found = invariants.find_invariants(system, playouts=playouts, budget=Budget(0))
+    assert (found.state, found.counters) == ([], [])
+
+
+def test_playouts_with_an_expired_budget_stay_in_the_initial_state():
+    system = tictactoe()
+    playouts = random_playouts(system, 64, max_steps=9, budget=Budget(0))
+    assert playouts.states.shape[0] == 1
+    assert not playouts.lengths.any()
+    assert set(np.flatnonzero(playouts.states[0, 0])) == set(system.initial)
+
+
+def test_a_playout_line_search_with_an_expired_budget_stops():
+    system = tictactoe()
+    playouts = random_playouts(system, 64, max_steps=9, seed=1)
+    # every tictactoe playout ends within 9 steps: a line to a terminal state exists
+    assert playouts.find(system, system.terminal, range(10)) is not None
+    with pytest.raises(OutOfBudget):
+        playouts.find(system, system.terminal, range(10), Budget(0))
