@@ -399,10 +399,9 @@ def test_cubicup_endgame_study_agrees_with_the_playouts():
     last = study[study["before"] == 1]
     found = last[last["status"] == "found"].groupby("role").size()
     playouts = pd.read_csv(directory / "playouts.csv").set_index("seed")
-    outcomes = playouts.loc[sorted(set(last["seed"])), "outcome"].str.split()
+    ended = playouts.loc[sorted(set(last["seed"]))]
     winners = {
-        role: sum(goals[number] == "100" for goals in outcomes)
-        for number, role in enumerate(("yellow", "red", "green"))
+        role: int((ended[f"goal {role}"] == 100).sum()) for role in ("yellow", "red", "green")
     }
     assert {role: int(found.get(role, 0)) for role in winners} == winners
     assert sum(winners.values()) > 0
