@@ -61,3 +61,13 @@ def add_time_limit(parser, help: str, default: float | None = None) -> None:
 
 def add_json(parser, help: str = "print one JSON object") -> None:
     parser.add_argument("--json", action="store_true", help=help)
+
+
+def add_max_steps(parser, default: int) -> None:
+    parser.add_argument(
+        "--max-steps",
+        type=positive,
+        default=default,
+        metavar="N",
+        help=f"stop a playout that has not ended after N steps (default {default})",
+    )

@@ -20,7 +20,7 @@ from gamecheck.analysis.playouts import (
     Step,
 )
 from gamecheck.cli import status
-from gamecheck.cli.options import add_json, add_time_limit, positive, seed
+from gamecheck.cli.options import add_json, add_max_steps, add_time_limit, seed
 from gamecheck.models.base import Game
 
 HEADLINES = {
@@ -36,13 +36,7 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("play", help="play one random game and print its trace")
     parser.add_argument("game", metavar="GAME", help="a built-in game name or a GDL rule sheet")
     parser.add_argument("--seed", type=seed, default=0, help="random seed (default 0)")
-    parser.add_argument(
-        "--max-steps",
-        type=positive,
-        default=MAX_STEPS,
-        metavar="N",
-        help=f"stop a playout that has not ended after N steps (default {MAX_STEPS})",
-    )
+    add_max_steps(parser, MAX_STEPS)
     add_time_limit(parser, "seconds for the playout")
     add_json(parser, "one JSON object per step, the ending last")
     parser.set_defaults(run=run)

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from gamecheck.analysis.playouts import MAX_STEPS, TOO_LONG, PlayoutStats
 from gamecheck.cli import UNKNOWN, status
-from gamecheck.cli.options import add_json, add_time_limit, positive, seed
+from gamecheck.cli.options import add_json, add_max_steps, add_time_limit, positive, seed
 
 
 def register(subparsers) -> None:
@@ -24,13 +24,7 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--seed", type=seed, default=0, help="seed of the first playout; the next use S+1, ..."
     )
-    parser.add_argument(
-        "--max-steps",
-        type=positive,
-        default=MAX_STEPS,
-        metavar="N",
-        help=f"stop a playout that has not ended after N steps (default {MAX_STEPS})",
-    )
+    add_max_steps(parser, MAX_STEPS)
     parser.add_argument(
         "--csv",
         metavar="FILE",
