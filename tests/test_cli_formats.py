@@ -127,6 +127,41 @@ def test_the_whole_output_of_play_json_is_a_history_and_its_last_line_a_state(tm
     assert parse_state(game, json.dumps(steps[-1])) == final
 
 
+EMPTY_CELLS = ["(mark 1 1)", "(mark 2 1)", "(mark 2 3)", "(mark 3 1)", "(mark 3 2)", "(mark 3 3)"]
+
+
+def test_play_from_a_history_starts_in_the_position_it_reaches():
+    played = run("play", TICTACTOE, "--moves", "-", "--seed", "7", "--json", stdin=MOVES)
+    assert played.code == 0, played.err
+    first = json.loads(played.out.splitlines()[0])
+    game = load_game(str(TICTACTOE))
+    assert game.state_from_facts(first["state"]) == game.state_from_facts(FACTS)
+    assert first["legal"] == {"xplayer": ["noop"], "oplayer": EMPTY_CELLS}
+    text = run("play", TICTACTOE, "--moves", "-", stdin=MOVES)
+    assert "random playout with seed 0 from the position the moves in <stdin> reach" in text.out
+
+
+def test_stats_from_a_position_count_only_the_steps_after_it():
+    # o to move with six empty cells: the board fills within 6 steps, and x, who needs one
+    # more mark, cannot complete a line before its next turn, 2 steps on
+    stats = run("stats", TICTACTOE, "--moves", "-", "--playouts", "60", "--json", stdin=MOVES)
+    assert stats.code == 0, stats.err
+    lengths = stats.json()["lengths"]
+    assert lengths["min"] >= 2 and lengths["max"] <= 6
+
+
+def test_stats_from_a_terminal_state_are_playouts_of_no_step(tmp_path):
+    played = run("play", TICTACTOE, "--seed", "4", "--json").out
+    goals = json.loads(played.splitlines()[-1])["goals"]
+    stats = run("stats", TICTACTOE, "--state", "-", "--playouts", "3", "--json", stdin=played)
+    assert stats.code == 0, stats.err
+    body = stats.json()
+    assert body["lengths"]["max"] == 0 and body["branching"]["steps"] == 0
+    assert body["outcomes"] == [
+        {"goals": list(goals.values()), "ending": "terminal", "count": 3, "frequency": 1.0}
+    ]
+
+
 def test_an_illegal_move_exits_2_naming_the_step_role_action_and_legal_ones():
     moves = "(mark 1 3) noop\nnoop (mark 1 3)\n"  # o marks the cell x took
     result = run("forced-win", TICTACTOE, "--role", "xplayer", "--moves", "-", stdin=moves)

@@ -129,10 +129,11 @@ class PlayoutStats:
 
 
 class RandomPlayout:
-    """The random playout of `game` with `seed`: iterate over it once for its steps; then
-    `ending` says why it stopped, `final` is the state it stopped in and `goals` its goal
-    values (None unless it ended terminal). It stops at a terminal state, at a state where
-    a role has no legal action, after `max_steps` steps, or when `budget` runs out."""
+    """The random playout of `game` with `seed` from `start` (default the initial state):
+    iterate over it once for its steps; then `ending` says why it stopped, `final` is the
+    state it stopped in and `goals` its goal values (None unless it ended terminal). It
+    stops at a terminal state, at a state where a role has no legal action, after
+    `max_steps` steps, or when `budget` runs out."""
 
     def __init__(
         self,
@@ -141,12 +142,13 @@ class RandomPlayout:
         *,
         max_steps: int = MAX_STEPS,
         budget: Budget | None = None,
+        start: State | None = None,
     ):
         self.game = game
         self.seed = seed
         self.max_steps = max_steps
         self.budget = budget or Budget()
-        self.final: State = game.initial_state()
+        self.final: State = game.initial_state() if start is None else start
         self.length = 0
         self.ending: Ending | None = None
         self.goals: tuple[int, ...] | None = None
@@ -204,10 +206,16 @@ def random_steps(game: Game, seed: int, *, max_steps: int = MAX_STEPS) -> Iterat
 
 
 def random_playout(
-    game: Game, seed: int, *, max_steps: int = MAX_STEPS, budget: Budget | None = None
+    game: Game,
+    seed: int,
+    *,
+    max_steps: int = MAX_STEPS,
+    budget: Budget | None = None,
+    start: State | None = None,
 ) -> Playout:
-    """The random playout with `seed`, summarised (however it ended)."""
-    playout = RandomPlayout(game, seed, max_steps=max_steps, budget=budget)
+    """The random playout with `seed` from `start` (default the initial state), summarised
+    (however it ended)."""
+    playout = RandomPlayout(game, seed, max_steps=max_steps, budget=budget, start=start)
     branching = tuple(math.prod(len(actions) for actions in step.legal) for step in playout)
     return Playout(seed, playout.length, playout.goals, branching, playout.ending)
 
@@ -289,10 +297,12 @@ def outcome_counts(table: pd.DataFrame, roles: Sequence[str]) -> list[dict]:
 
 
 def _number(value) -> int | float | None:
-    """A figure for JSON: a whole number as int, NaN as None."""
-    value = float(value)
-    if math.isnan(value):
+    """A figure for JSON: a whole number as int, NaN or NA (no value) as None."""
+    import pandas as pd
+
+    if pd.isna(value):
         return None
+    value = float(value)
     return int(value) if value.is_integer() else value
 
 
@@ -338,12 +348,17 @@ def playout_stats(
 
 
 def finished_playouts(
-    game: Game, seeds: Iterable[int], budget: Budget, *, max_steps: int = MAX_STEPS
+    game: Game,
+    seeds: Iterable[int],
+    budget: Budget,
+    *,
+    max_steps: int = MAX_STEPS,
+    start: State | None = None,
 ) -> Iterator[Playout]:
-    """The random playouts with `seeds`, one by one, until `budget` runs out (the playout it
-    cut short left out)."""
+    """The random playouts with `seeds` from `start` (default the initial state), one by
+    one, until `budget` runs out (the playout it cut short left out)."""
     for seed in seeds:
-        playout = random_playout(game, seed, max_steps=max_steps, budget=budget)
+        playout = random_playout(game, seed, max_steps=max_steps, budget=budget, start=start)
         if playout.ending.reason == STOPPED:
             return
         yield playout

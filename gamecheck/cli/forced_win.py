@@ -17,7 +17,7 @@ import time
 
 from gamecheck.budget import Budget
 from gamecheck.cli import DEFECTIVE, status
-from gamecheck.cli.options import count, seconds, seed
+from gamecheck.cli.options import add_start, count, seconds, seed, start_state, start_text
 from gamecheck.errors import GamecheckError
 
 
@@ -44,20 +44,7 @@ def register(subparsers) -> None:
         metavar="D",
         help="look for wins within D steps (default: the game's step bound)",
     )
-    parser.add_argument(
-        "--state",
-        metavar="FILE",
-        help="start from this state (- reads stdin): one GDL fact a line (; comments), or "
-        "lines of `gamecheck play --json`, the last of which counts: a step's line gives the "
-        "state after its joint action, the closing line the final state",
-    )
-    parser.add_argument(
-        "--moves",
-        metavar="FILE",
-        help="then play these joint moves (- reads stdin), from the initial state or --state: "
-        "one a line, each role's action as a GDL term in role order, e.g. `(mark 1 1) noop`, "
-        "or `gamecheck play --json` lines (their joint actions); each checked legal",
-    )
+    add_start(parser, "start")
     parser.add_argument(
         "--time-limit",
         type=seconds,
@@ -121,7 +108,7 @@ def _run_one(game, args, budget: Budget, team) -> int:
         )
     if args.before or args.csv:
         raise GamecheckError("--before and --csv belong to an endgame study (--endgames N)")
-    start = start_state(game, args.state, args.moves)
+    start = start_state(game, args)
     clock = time.monotonic()
 
     def stage(text: str) -> None:
@@ -144,30 +131,8 @@ def _run_one(game, args, budget: Budget, team) -> int:
     if args.json:
         print(json.dumps(result.to_json()))
     else:
-        print(result_text(result, start_text(args.state, args.moves), args.strategy))
+        print(result_text(result, start_text(args), args.strategy))
     return status(unknown=result.status is Status.UNKNOWN)
-
-
-def start_state(game, state_file: str | None, moves_file: str | None):
-    """The state to start from: the one in `state_file` (else None: the initial state),
-    after the moves of `moves_file` if given."""
-    from gamecheck.analysis.files import STDIN
-    from gamecheck.analysis.positions import read_moves, read_state
-
-    if state_file == moves_file == STDIN:
-        raise GamecheckError("--state and --moves cannot both read the standard input (-)")
-    start = read_state(game, state_file) if state_file else None
-    return read_moves(game, moves_file, start).state if moves_file else start
-
-
-def start_text(state_file: str | None, moves_file: str | None) -> str:
-    """Where the question starts, in words."""
-    from gamecheck.analysis.files import input_name
-
-    start = f"the state in {input_name(state_file)}" if state_file else "the initial state"
-    if moves_file:
-        start = f"the position the moves in {input_name(moves_file)} reach from {start}"
-    return start
 
 
 def result_text(result, start: str = "the initial state", strategy_file: str | None = None) -> str:

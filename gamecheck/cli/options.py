@@ -71,3 +71,45 @@ def add_max_steps(parser, default: int) -> None:
         metavar="N",
         help=f"stop a playout that has not ended after N steps (default {default})",
     )
+
+
+def add_start(parser, what: str) -> None:
+    """`--state FILE` and `--moves FILE`: where `what` starts (formats:
+    gamecheck.analysis.positions)."""
+    parser.add_argument(
+        "--state",
+        metavar="FILE",
+        help=f"{what} from this state (- reads stdin): one GDL fact a line (; comments), or "
+        "lines of `gamecheck play --json`, the last of which counts: a step's line gives the "
+        "state after its joint action, the closing line the final state",
+    )
+    parser.add_argument(
+        "--moves",
+        metavar="FILE",
+        help="then play these joint moves (- reads stdin), from the initial state or --state: "
+        "one a line, each role's action as a GDL term in role order, e.g. `(mark 1 1) noop`, "
+        "or `gamecheck play --json` lines (their joint actions); each checked legal",
+    )
+
+
+def start_state(game, args):
+    """The state `args.state` and `args.moves` give (see add_start); None: the initial
+    state."""
+    from gamecheck.analysis.files import STDIN
+    from gamecheck.analysis.positions import read_moves, read_state
+    from gamecheck.errors import GamecheckError
+
+    if args.state == args.moves == STDIN:
+        raise GamecheckError("--state and --moves cannot both read the standard input (-)")
+    start = read_state(game, args.state) if args.state else None
+    return read_moves(game, args.moves, start).state if args.moves else start
+
+
+def start_text(args) -> str:
+    """Where the run starts (see add_start), in words."""
+    from gamecheck.analysis.files import input_name
+
+    start = f"the state in {input_name(args.state)}" if args.state else "the initial state"
+    if args.moves:
+        start = f"the position the moves in {input_name(args.moves)} reach from {start}"
+    return start

@@ -20,7 +20,15 @@ from gamecheck.analysis.playouts import (
     Step,
 )
 from gamecheck.cli import status
-from gamecheck.cli.options import add_json, add_max_steps, add_time_limit, seed
+from gamecheck.cli.options import (
+    add_json,
+    add_max_steps,
+    add_start,
+    add_time_limit,
+    seed,
+    start_state,
+    start_text,
+)
 from gamecheck.models.base import Game
 
 HEADLINES = {
@@ -37,6 +45,7 @@ def register(subparsers) -> None:
     parser.add_argument("game", metavar="GAME", help="a built-in game name or a GDL rule sheet")
     parser.add_argument("--seed", type=seed, default=0, help="random seed (default 0)")
     add_max_steps(parser, MAX_STEPS)
+    add_start(parser, "play")
     add_time_limit(parser, "seconds for the playout")
     add_json(parser, "one JSON object per step, the ending last")
     parser.set_defaults(run=run)
@@ -46,14 +55,15 @@ def run(args, budget) -> int:
     from gamecheck.analysis.loading import load_game
 
     game = load_game(args.game)
-    playout = RandomPlayout(game, args.seed, max_steps=args.max_steps, budget=budget)
+    start = start_state(game, args)
+    playout = RandomPlayout(game, args.seed, max_steps=args.max_steps, budget=budget, start=start)
     steps = list(playout)
     if args.json:
         for step in steps:
             print(json.dumps(step_json(game, step)))
         print(json.dumps(ending_json(game, playout)))
     else:
-        print(trace_text(game, args.seed, steps, playout))
+        print(trace_text(game, args.seed, steps, playout, start_text(args)))
     return status(defective=playout.ending.defective, unknown=playout.ending.reason != TERMINAL)
 
 
@@ -85,9 +95,18 @@ def ending_json(game: Game, playout: RandomPlayout) -> dict:
     }
 
 
-def trace_text(game: Game, seed: int, steps: list[Step], playout: RandomPlayout) -> str:
+def trace_text(
+    game: Game,
+    seed: int,
+    steps: list[Step],
+    playout: RandomPlayout,
+    start: str = "the initial state",
+) -> str:
     """Each step's board and joint action, then the final board and how the playout ended."""
-    lines = [f"{game.name}, random playout with seed {seed}; roles {', '.join(game.roles)}"]
+    head = f"{game.name}, random playout with seed {seed}"
+    if start != "the initial state":
+        head += f" from {start}"
+    lines = [f"{head}; roles {', '.join(game.roles)}"]
     for step in steps:
         joint = ", ".join(
             f"{role} {game.action_text(action)}"

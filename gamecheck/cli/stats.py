@@ -12,7 +12,16 @@ from dataclasses import replace
 
 from gamecheck.analysis.playouts import MAX_STEPS, TOO_LONG, PlayoutStats
 from gamecheck.cli import UNKNOWN, status
-from gamecheck.cli.options import add_json, add_max_steps, add_time_limit, positive, seed
+from gamecheck.cli.options import (
+    add_json,
+    add_max_steps,
+    add_start,
+    add_time_limit,
+    positive,
+    seed,
+    start_state,
+    start_text,
+)
 
 
 def register(subparsers) -> None:
@@ -25,6 +34,7 @@ def register(subparsers) -> None:
         "--seed", type=seed, default=0, help="seed of the first playout; the next use S+1, ..."
     )
     add_max_steps(parser, MAX_STEPS)
+    add_start(parser, "play each playout")
     parser.add_argument(
         "--csv",
         metavar="FILE",
@@ -44,10 +54,12 @@ def run(args, budget) -> int:
     from gamecheck.analysis.playouts import finished_playouts, summarise_playouts
 
     game = load_game(args.game)
+    start = start_state(game, args)
     seeds = range(args.seed, args.seed + args.playouts)
     # shown on a terminal only, and only once a run has taken a second
     progress = tqdm(seeds, desc=game.name, unit="playout", leave=False, delay=1.0, disable=None)
-    playouts = list(finished_playouts(game, progress, budget, max_steps=args.max_steps))
+    finished = finished_playouts(game, progress, budget, max_steps=args.max_steps, start=start)
+    playouts = list(finished)
     progress.close()
     if not playouts:
         print(f"{game.name}: no playout finished within the time limit")
@@ -60,7 +72,7 @@ def run(args, budget) -> int:
     if args.json:
         print(json.dumps(stats.to_json()))
     else:
-        print(stats_text(stats, seeds))
+        print(stats_text(stats, seeds, start_text(args)))
         for problem in stats.problems:
             print(problem)
     endings = [playout.ending for playout in playouts if playout.goals is None]
@@ -68,13 +80,15 @@ def run(args, budget) -> int:
     return status(defective=any(e.defective for e in endings), unknown=unfinished)
 
 
-def stats_text(stats: PlayoutStats, seeds: range) -> str:
+def stats_text(stats: PlayoutStats, seeds: range, start: str = "the initial state") -> str:
     """The three tables of a PlayoutStats, with headings."""
     outcomes = stats.outcomes.to_string(float_format="{:.4f}".format)
     played = len(stats.playouts)
     heading = (
         f"{stats.game}: {played} random playouts, seeds {seeds.start}..{seeds.start + played - 1}"
     )
+    if start != "the initial state":
+        heading += f", from {start}"
     if played < len(seeds):
         heading += f" (stopped before the other {len(seeds) - played}: time limit or interruption)"
     return "\n".join(
