@@ -339,3 +339,12 @@ def test_sudoku_bench_reads_grids_and_writes_the_solutions(tmp_path):
         "# <stdin>:12: no solution (proved)",
         solved,
     ]
+
+
+@pytest.mark.parametrize("command", ["lint", "verify", "play"])
+def test_an_endless_rule_sheet_is_refused_in_one_sentence(tmp_path, command):
+    sheet = tmp_path / "endless.kif"
+    sheet.symlink_to("/dev/zero")
+    result = run(command, sheet)
+    assert result.code == 2
+    assert result.one_sentence_error(f"cannot read {sheet}: it holds more than 64 MiB")

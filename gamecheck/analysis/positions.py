@@ -21,8 +21,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gamecheck.analysis.files import input_name, read_text
 from gamecheck.errors import GamecheckError
+from gamecheck.files import input_name, read_text
 from gamecheck.gdl.terms import canonical, parse_term, term_text
 from gamecheck.models.base import Game, State
 

@@ -7,10 +7,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gamecheck.analysis.files import input_name, read_text
 from gamecheck.analysis.replay import ReplayError, replay_line
 from gamecheck.budget import Budget
 from gamecheck.errors import BadPuzzleError, CrossCheckFailure, GamecheckError
+from gamecheck.files import input_name, read_text
 from gamecheck.models.sudoku import WIN, SudokuGame, cell_coordinates, parse_puzzle
 from gamecheck.schema import stamped
 from gamecheck.solvers.sudoku import BACKENDS

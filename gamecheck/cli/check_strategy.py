@@ -29,8 +29,8 @@ def register(subparsers) -> None:
 
 
 def run(args, budget: Budget) -> int:
-    from gamecheck.analysis.files import read_text
     from gamecheck.analysis.loading import load_rule_sheet
+    from gamecheck.files import read_text
     from gamecheck.schema import stamped
     from gamecheck.solvers.forced_win.strategy import read_strategy
     from gamecheck.solvers.forced_win.strategy_check import StrategyCheckFailure, check_strategy

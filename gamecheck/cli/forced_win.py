@@ -98,8 +98,8 @@ def run(args, budget: Budget) -> int:
 
 
 def _run_one(game, args, budget: Budget, team) -> int:
-    from gamecheck.analysis.files import write_atomically
     from gamecheck.analysis.forced_wins import solve_forced_win
+    from gamecheck.files import write_atomically
     from gamecheck.solvers.forced_win.search import Status
 
     if args.role is None and team is None:
@@ -198,7 +198,7 @@ def _plural(count: int) -> str:
 
 def _run_study(game, args, budget: Budget, team) -> int:
     from gamecheck.analysis.endgames import endgame_positions, endgame_study, endgame_summary
-    from gamecheck.analysis.files import write_atomically
+    from gamecheck.files import write_atomically
 
     if not args.before:
         raise GamecheckError("an endgame study needs --before K [K ...]")

@@ -5,9 +5,9 @@ read is bad input (exit 2, one sentence), and then no sheet is checked."""
 
 from __future__ import annotations
 
-from gamecheck.analysis.files import STDIN, input_name
 from gamecheck.cli import status
 from gamecheck.errors import GamecheckError
+from gamecheck.files import STDIN, input_name
 from gamecheck.gdl.checks import Lint, lint_file, lint_text
 from gamecheck.gdl.syntax import args_of
 from gamecheck.gdl.terms import term_text
@@ -37,7 +37,7 @@ def run(args, budget) -> int:
 def lint_sheet(file: str) -> Lint:
     """The lint of the sheet in `file` (`-`: the standard input, named `<stdin>`)."""
     if file == STDIN:
-        from gamecheck.analysis.files import read_text
+        from gamecheck.files import read_text
 
         return lint_text(read_text(file), input_name(file))
     return lint_file(file)

@@ -95,9 +95,9 @@ def add_start(parser, what: str) -> None:
 def start_state(game, args):
     """The state `args.state` and `args.moves` give (see add_start); None: the initial
     state."""
-    from gamecheck.analysis.files import STDIN
     from gamecheck.analysis.positions import read_moves, read_state
     from gamecheck.errors import GamecheckError
+    from gamecheck.files import STDIN
 
     if args.state == args.moves == STDIN:
         raise GamecheckError("--state and --moves cannot both read the standard input (-)")
@@ -107,7 +107,7 @@ def start_state(game, args):
 
 def start_text(args) -> str:
     """Where the run starts (see add_start), in words."""
-    from gamecheck.analysis.files import input_name
+    from gamecheck.files import input_name
 
     start = f"the state in {input_name(args.state)}" if args.state else "the initial state"
     if args.moves:

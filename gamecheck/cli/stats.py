@@ -49,9 +49,9 @@ def register(subparsers) -> None:
 def run(args, budget) -> int:
     from tqdm import tqdm
 
-    from gamecheck.analysis.files import write_atomically
     from gamecheck.analysis.loading import load_game
     from gamecheck.analysis.playouts import finished_playouts, summarise_playouts
+    from gamecheck.files import write_atomically
 
     game = load_game(args.game)
     start = start_state(game, args)

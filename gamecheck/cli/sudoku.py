@@ -109,9 +109,9 @@ def _puzzle_games(args) -> list:
 def _file_games(files: list[str]) -> list:
     """A game per puzzle of the files; named after its file (and line, if the file holds
     several)."""
-    from gamecheck.analysis.files import STDIN
     from gamecheck.analysis.sudoku_solve import read_puzzles
     from gamecheck.errors import GamecheckError
+    from gamecheck.files import STDIN
     from gamecheck.models.sudoku import SudokuGame
 
     if files.count(STDIN) > 1:
@@ -153,7 +153,7 @@ def run_solve(args, budget: Budget) -> int:
 
 
 def _write_dimacs(givens: tuple[int, ...], encoding: str | None, path: str) -> None:
-    from gamecheck.analysis.files import write_atomically
+    from gamecheck.files import write_atomically
     from gamecheck.solvers.sudoku import DEFAULT_ENCODING
     from gamecheck.solvers.sudoku.cnf import puzzle_cnf
 
@@ -162,8 +162,8 @@ def _write_dimacs(givens: tuple[int, ...], encoding: str | None, path: str) -> N
 
 
 def _write_cpsat_model(givens: tuple[int, ...], model: str | None, path: str) -> None:
-    from gamecheck.analysis.files import atomic_path
     from gamecheck.analysis.sudoku_solve import make_backend
+    from gamecheck.files import atomic_path
 
     # the suffix tells OR-Tools to write text (.txt, .pbtxt) or binary
     with atomic_path(path, suffix=f".tmp{Path(path).suffix}") as temporary:
@@ -220,8 +220,8 @@ def _count_sentence(answer) -> str:
 
 
 def run_bench(args, budget: Budget) -> int:
-    from gamecheck.analysis.files import input_name
     from gamecheck.analysis.sudoku_solve import bench_backend, read_puzzles
+    from gamecheck.files import input_name
     from gamecheck.schema import stamped
 
     puzzles = read_puzzles(args.file, args.limit)
@@ -258,8 +258,8 @@ def run_bench(args, budget: Budget) -> int:
 def _write_solutions(path: str, puzzles: list, solutions: dict) -> None:
     """One line per puzzle, in order: its solution (replayed on the move generator first),
     or a `#` comment saying it has none or was not decided in time."""
-    from gamecheck.analysis.files import write_atomically
     from gamecheck.analysis.sudoku_solve import replay_solution
+    from gamecheck.files import write_atomically
     from gamecheck.models.sudoku import SudokuGame
 
     lines = []

@@ -52,10 +52,10 @@ def register(subparsers) -> None:
 
 
 def run(args, budget: Budget) -> int:
-    from gamecheck.analysis.files import write_atomically
     from gamecheck.analysis.loading import checking_games, load_game
     from gamecheck.analysis.verify.pipeline import verify_game
     from gamecheck.analysis.verify.text import verification_text
+    from gamecheck.files import write_atomically
     from gamecheck.solvers.sat import check_sat_solver
 
     check_sat_solver(args.sat_solver)

@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from gamecheck.errors import GamecheckError
+from gamecheck.files import read_text
 from gamecheck.gdl.syntax import (
     KEYWORDS,
     OPERATORS,
@@ -51,12 +53,12 @@ class _List:
 
 
 def read_rules(path: str | Path) -> tuple[Rule, ...]:
-    """The rules of the rule sheet at `path`; GdlError if it cannot be read or parsed."""
+    """The rules of the rule sheet at `path` (at most files.MAX_INPUT_BYTES); GdlError if it
+    cannot be read or parsed."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        raise GdlError(f"cannot read {path}: {reason}") from None
+        text = read_text(path)
+    except GamecheckError as error:
+        raise GdlError(str(error)) from None
     return parse_rules(text, str(path))
 
 
