@@ -1,6 +1,6 @@
 """Forced wins from the initial state: the new search beside plain alpha-beta.
 
-    python bench/forced_win.py [--seconds S | --quick] [GAME ...]
+    python bench/forced_win.py [--seconds S | --quick] [--methods new,plain] [GAME ...]
 
 For each game and team (a role alone, or the roles proved to share their goals), both
 methods get the same move generator and the same time budget (default 600 s; --quick 10 s):
@@ -89,6 +89,16 @@ def _row(status: str, settled: int, nodes: int, seconds: float) -> dict:
     return {"status": status, "settled": settled, "nodes": nodes, "seconds": round(seconds, 1)}
 
 
+METHODS = {"new": new, "plain": plain}
+
+
+def _methods(text: str) -> dict:
+    names = text.split(",")
+    if not names or any(name not in METHODS for name in names):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of new,plain")
+    return {name: METHODS[name] for name in names}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", metavar="GAME", help=f"default: {' '.join(GAMES)}")
@@ -98,6 +108,13 @@ def main() -> None:
     )
     budget.add_argument(
         "--quick", action="store_true", help=f"{QUICK_SECONDS:.0f} s per game, team and method"
+    )
+    parser.add_argument(
+        "--methods",
+        type=_methods,
+        default=METHODS,
+        metavar="M1,M2",
+        help="run only these of new,plain (default both; one alone halves the run time)",
     )
     args = parser.parse_args()
     seconds = QUICK_SECONDS if args.quick else args.seconds
@@ -110,8 +127,8 @@ def main() -> None:
         game = load_game(name)
         for team in find_teams(game).groups:
             row = {"game": name, "team": list(team), "step_bound": depth_bound(game, None)}
-            row["new"] = new(game, team, seconds)
-            row["plain"] = plain(game, team, seconds)
+            for method in args.methods:
+                row[method] = METHODS[method](game, team, seconds)
             rows.append(row)
             print(_line(row), flush=True)
     print(json.dumps({"benchmark": "forced_win", "seconds_per_method": seconds, "results": rows}))
@@ -119,8 +136,8 @@ def main() -> None:
 
 def _line(row: dict) -> str:
     cells = [f"{row['game']:12} {','.join(row['team']):22} {row['step_bound']:>5}"]
-    for method in ("new", "plain"):
-        r = row[method]
+    for method in METHODS:
+        r = row.get(method, {"status": "-", "settled": "-", "nodes": "-", "seconds": "-"})
         cells.append(f"{r['status']:8} {r['settled']:>7} {r['nodes']:>9} {r['seconds']:>6}")
     return " | ".join(cells)
 
