@@ -238,3 +238,44 @@ def test_seeded_random_playouts_agree_step_by_step():
         assert_same_position(builtin_state, sheet_state, f"playout {playout}: {line}")
         seen[f"goals {BUILTIN.goals(builtin_state)}"] += 1
     assert [event for event in COVERED if not seen[event]] == [], seen
+
+
+def answers(result: dict) -> dict[str, tuple]:
+    """Every answer of a verify run (its JSON) as (status, value, detail), without the
+    witnesses and times, the outcome set sorted; and the run's completeness."""
+    questions = {
+        **{q: result[q] for q in ("longest_game", "shortest_game", "playability")},
+        **{q: result[q] for q in ("goal_definedness", "outcomes", "teams")},
+        **{f"earliest win {role}": answer for role, answer in result["earliest_win"].items()},
+    }
+    found = {
+        question: (answer["status"], answer.get("value"), answer.get("detail"))
+        for question, answer in questions.items()
+    }
+    status, outcomes, detail = found["outcomes"]
+    found["outcomes"] = (status, sorted(map(tuple, outcomes)), detail)
+    found["run"] = (result["complete"], result["defects"], result["unknown"])
+    return found
+
+
+@pytest.mark.slow
+def test_verify_answers_the_same_on_both_sheets():
+    ours = answers(gamecheck.verify("ttcc4").to_json())
+    second = answers(gamecheck.verify(str(SHEET)).to_json())
+    assert second == ours
+    # By hand (RULES.md): all noops reach (step 31) after 30 steps; only the mover can complete
+    # a line, which ends the game, so a role needs three of its own moves (red moves at steps
+    # 1, 4, 7, yellow 2, 5, 8, blue 3, 6, 9) and no two roles win together; noop is always
+    # legal; every role has goal 100 or 0, and no two roles always share theirs.
+    assert {question: answer[:2] for question, answer in ours.items() if question != "run"} == {
+        "longest_game": ("proved", 30),
+        "shortest_game": ("proved", 7),
+        "playability": ("proved", None),
+        "goal_definedness": ("proved", None),
+        "outcomes": ("proved", [(0, 0, 0), (0, 0, 100), (0, 100, 0), (100, 0, 0)]),
+        "teams": ("proved", []),
+        "earliest win red": ("found", 7),
+        "earliest win yellow": ("found", 8),
+        "earliest win blue": ("found", 9),
+    }
+    assert ours["run"] == (True, [], [])
