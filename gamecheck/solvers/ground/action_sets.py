@@ -94,10 +94,16 @@ def _groups(
         else:
             rest = frozenset(literal for literal in body if literal is not action)
             groups.setdefault(rest, []).append((body, action))
-    return kept, [
-        (frozenset().union(*(_actions_of(action, unions) for _, action in group)), group)
-        for group in groups.values()
-    ]
+    found = []
+    for group in groups.values():
+        union: set[Term] = set()
+        for _, (_, atom) in group:
+            if atom in unions:
+                union |= unions[atom]
+            else:
+                union.add(atom)
+        found.append((frozenset(union), group))
+    return kept, found
 
 
 def _pays(
@@ -156,10 +162,13 @@ def _action_literal(
 ) -> GroundLiteral | None:
     """The body's one positive literal that asks for an action (a `does` atom or a union),
     None if it has none or several."""
-    found = [
-        literal for literal in body if literal[0] and (_is_does(literal[1]) or literal[1] in unions)
-    ]
-    return found[0] if len(found) == 1 else None
+    found = None
+    for literal in body:
+        if literal[0] and (literal[1] in unions or _is_does(literal[1])):
+            if found is not None:
+                return None
+            found = literal
+    return found
 
 
 def _actions_of(literal: GroundLiteral, unions: dict[Term, frozenset[Term]]) -> frozenset[Term]:

@@ -27,9 +27,10 @@ literals, so those become an auxiliary relation over the head variables they sha
     (<= (#split3 ?x ?y) (#split2 ?x1 ?y1 ?x2 ?y2) (distinct-cell ?x ?y ?x1 ?y1) ...)
     (<= (next (cell ?x ?y ?p)) (true (cell ?x ?y ?p)) (#split3 ?x ?y))
 
-which has one instance per cell and move, and the frame axiom one per cell and piece. Each
-auxiliary relation is the existential projection of its literals, so the rules mean what
-they meant before, negations and distincts included.
+which has one instance per cell and move, and the frame axiom one per cell and piece (the
+OR over moves per cell is then written by the few moves that touch the cell, in
+solvers/ground/action_sets.py). Each auxiliary relation is the existential projection of
+its literals, so the rules mean what they meant before, negations and distincts included.
 """
 
 from __future__ import annotations
