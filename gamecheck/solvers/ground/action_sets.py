@@ -52,19 +52,23 @@ def shorten_action_disjunctions(
         for number, (role, role_actions) in enumerate(actions.items())
         for index, action in enumerate(role_actions)
     }
-    grouped = [(atom, *_groups(bodies, unions)) for atom, bodies in instances.items()]
+    grouped = []
+    for count, (atom, bodies) in enumerate(instances.items()):
+        if count % CHECK_EVERY == 0:
+            budget.check()
+        grouped.append((atom, *_groups(bodies, unions)))
     references = Counter(
         literal[1] for bodies in instances.values() for body in bodies for literal in body
     )
     uses = Counter(union for _, _, groups in grouped for union, _ in groups)
-    short_forms: dict[frozenset[Term], list[list[GroundLiteral]]] = {}
+    short_forms: dict[frozenset[Term], list[list[GroundLiteral]] | None] = {}
     names: dict[frozenset[Term], Term] = {}
     result: Bodies = {}
-    for count, (atom, kept, groups) in enumerate(grouped):
-        if count % CHECK_EVERY == 0:
-            budget.check()
+    for atom, kept, groups in grouped:
         for union, group in groups:
             if union not in short_forms:
+                if len(short_forms) % CHECK_EVERY == 0:
+                    budget.check()
                 short_forms[union] = _short_form(union, actions, order)
             short = short_forms[union]
             if short is None or not _pays(short, uses[union], group, instances, references):
