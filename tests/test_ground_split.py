@@ -1,6 +1,7 @@
 """Rule splitting (solvers/ground/split.py) and the grounder's limits: split rules mean what
-the rules meant (checked by evaluating both on random facts), frame axioms over moves no
-longer multiply out, and grounding stops with a clear message instead of running on."""
+the rules meant (checked by evaluating both on random facts, and by playing ground games
+against the reasoner), frame axioms and captures over moves no longer multiply out, and
+grounding stops with a clear message instead of running on."""
 
 import random
 
@@ -11,7 +12,7 @@ from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.gdl.datalog import Program, TooLarge
 from gamecheck.gdl.dependencies import DependencyGraph
 from gamecheck.gdl.parser import parse_rules
-from gamecheck.gdl.syntax import normal_rules
+from gamecheck.gdl.syntax import literal_text, normal_rules
 from gamecheck.models.sheet import GdlGame
 from gamecheck.solvers.ground.ground_game import GroundGame
 from gamecheck.solvers.ground.grounder import ground
@@ -22,6 +23,7 @@ FRAME = """
 (<= (keep ?x ?y ?p) (cell ?x ?y ?p) (move ?r ?x1 ?y1 ?x2 ?y2)
     (apart ?x ?y ?x1 ?y1) (apart ?x ?y ?x2 ?y2) (not (blocked ?r ?x1)))
 (<= (both ?x) (cell ?x ?y ?p) (cell ?x ?z ?q) (distinct ?y ?z) (not (blocked ?p ?q)))
+(<= (captured ?p) (move ?r ?x1 ?y1 ?x2 ?y2) (cell ?x2 ?y2 ?p))
 """
 
 
@@ -42,6 +44,20 @@ def test_frame_axiom_splits_into_an_auxiliary_relation_over_the_cell():
     assert [literal.relation for literal in main.body] == ["cell", auxiliary.head.relation]
 
 
+def test_variables_of_a_single_atom_are_projected_away_before_the_join():
+    # captured: ?r ?x1 ?y1 occur only in the move atom, so it is replaced by its projection
+    # onto ?x2 ?y2, which the cell atom shares: one instance per cell and piece, not per
+    # move and piece.
+    projection, main = split_rules(normal(FRAME))[-2:]
+    assert [literal_text(literal) for literal in projection.body] == ["(move ?r ?x1 ?y1 ?x2 ?y2)"]
+    assert projection.head.relation.startswith(PREFIX)
+    assert projection.head.args == ("?x2", "?y2")
+    assert [literal_text(literal) for literal in main.body] == [
+        f"({projection.head.relation} ?x2 ?y2)",
+        "(cell ?x2 ?y2 ?p)",
+    ]
+
+
 def test_split_rules_derive_the_same_facts_as_the_rules_on_random_facts():
     rng = random.Random(7)
     values = ["1", "2", "3"]
@@ -52,7 +68,7 @@ def test_split_rules_derive_the_same_facts_as_the_rules_on_random_facts():
                 facts.append(f"({relation} {' '.join(rng.choice(values) for _ in range(arity))})")
         rules = normal(FRAME + " ".join(facts))
         whole, split = model(rules), model(split_rules(rules))
-        for relation in ("keep", "both"):
+        for relation in ("keep", "both", "captured"):
             assert whole.get(relation, set()) == split.get(relation, set())
 
 
@@ -83,6 +99,74 @@ def test_board_game_with_a_frame_axiom_over_moves_grounds_like_the_reasoner():
     sheet = GdlGame.from_text(BOARD, "board")
     system = ground(sheet.rules, "board")
     assert assert_same_game(GroundGame(system), sheet, playouts=20, seed=2) > 0
+
+
+CAPTURE_COUNT = """
+(role p)
+(cell 1) (cell 2) (cell 3) (cell 4)
+(piece a) (piece b) (piece c)
+(<= (init (at ?c ?t)) (cell ?c) (piece ?t))
+(<= (legal p (move ?x ?y)) (cell ?x) (cell ?y) (distinct ?x ?y))
+(<= (next (home ?t)) (does p (move ?x ?y)) (true (at ?y ?t)))
+(<= terminal (true (home a)))
+(<= (goal p 100) (true (home a)))
+"""
+
+
+def test_a_capture_rule_has_one_instance_per_move_and_per_cell_and_piece():
+    # By hand: 12 moves (x != y over 4 cells), all legal in every state: 12 legal instances
+    # (12 atoms); all 12 (at y t) facts hold initially. The capture rule, projected: 12
+    # instances of the projection of the move onto ?y (one per move; 4 atoms), and next
+    # joins it with (at ?y ?t): 4 x 3 instances (3 atoms); terminal and goal 1 each: 38
+    # instances of 21 atoms. Unprojected, next would have one instance per move and piece,
+    # 36: 50 instances of 17 atoms.
+    system = ground(GdlGame.from_text(CAPTURE_COUNT, "capture").rules, "capture")
+    assert system.statistics == {"rule_instances": 38, "ground_atoms": 21}
+
+
+CAPTURES = """
+(role red) (role blue)
+(index 1) (index 2) (index 3)
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)
+(<= (cellpos ?x ?y) (index ?x) (index ?y))
+(<= (apart ?x ?y ?u ?v) (cellpos ?x ?y) (cellpos ?u ?v) (distinct ?x ?u))
+(<= (apart ?x ?y ?u ?v) (cellpos ?x ?y) (cellpos ?u ?v) (distinct ?y ?v))
+(init (cell 1 1 red)) (init (cell 1 3 red)) (init (cell 3 1 blue)) (init (cell 3 3 blue))
+(init (control red)) (init (step 0))
+(<= (legal ?r (move ?x ?y ?u ?v)) (true (control ?r)) (true (cell ?x ?y ?r))
+    (cellpos ?u ?v) (apart ?x ?y ?u ?v) (not (true (cell ?u ?v ?r))))
+(<= (legal ?r noop) (role ?r) (not (true (control ?r))))
+(<= (next (cell ?u ?v ?r)) (does ?r (move ?x ?y ?u ?v)))
+(<= (next (cell ?x ?y ?p)) (true (cell ?x ?y ?p)) (does ?r (move ?x1 ?y1 ?x2 ?y2))
+    (apart ?x ?y ?x1 ?y1) (apart ?x ?y ?x2 ?y2))
+(<= (next (taken ?p)) (does ?r (move ?x1 ?y1 ?x2 ?y2)) (true (cell ?x2 ?y2 ?p)))
+(<= (next (taken ?p)) (true (taken ?p)))
+(<= (next (control red)) (true (control blue)))
+(<= (next (control blue)) (true (control red)))
+(<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+(<= terminal (true (step 6)))
+(<= terminal (true (taken ?p)))
+(<= (goal red 100) (true (taken blue)))
+(<= (goal red 0) (not (true (taken blue))))
+(<= (goal blue 100) (true (taken red)))
+(<= (goal blue 0) (not (true (taken red))))
+"""
+
+
+def test_board_game_with_captures_grounds_like_the_reasoner():
+    # A piece moves onto any cell but its own pieces'; one landing on an opponent's piece
+    # takes it, which ends the game. The random playouts must meet both endings.
+    sheet = GdlGame.from_text(CAPTURES, "captures")
+    game = GroundGame(ground(sheet.rules, "captures"))
+    assert assert_same_game(game, sheet, playouts=30, seed=4) > 0
+    endings = set()
+    for seed in range(30):
+        state = game.initial_state()
+        rng = random.Random(seed)
+        while not game.is_terminal(state):
+            state = game.next(state, [rng.choice(game.legal(state, r)) for r in game.roles])
+        endings.add(game.goals(state))
+    assert endings == {(0, 0), (100, 0), (0, 100)}
 
 
 def test_grounding_stops_at_the_deadline():

@@ -9,8 +9,12 @@
    relaxed game, reachable from the initial state);
 4. enumerate the instances of every dynamic rule against that over-approximation, each
    instance reduced to its dynamic literals (instances with the same ones are one);
-5. keep only the ground atoms that `legal`, `next`, `terminal` and `goal` depend on;
-6. define each kept atom in a circuit as the OR of its instances' bodies, dependencies
+5. merge the bodies of an atom that differ only in the action they ask for into one over
+   the union of those actions, written per role as the negation of the other actions where
+   they are fewer and the circuit gets smaller (solvers/ground/action_sets.py: frame axioms
+   over moves then grow with the moves, not with cells times moves);
+6. keep only the ground atoms that `legal`, `next`, `terminal` and `goal` depend on;
+7. define each kept atom in a circuit as the OR of its instances' bodies, dependencies
    first; a set of atoms that depend on each other in a cycle is unfolded as many times as
    it has atoms, which reaches the least fixpoint the Datalog semantics asks for.
 
@@ -27,12 +31,11 @@ from gamecheck.gdl.datalog import Model, Program, TooLarge
 from gamecheck.gdl.dependencies import DependencyGraph, strongly_connected_components
 from gamecheck.gdl.syntax import Atom, Distinct, Not, Rule, normal_rules
 from gamecheck.gdl.terms import Term, term_text
+from gamecheck.solvers.ground.action_sets import GroundLiteral, shorten_action_disjunctions
 from gamecheck.solvers.ground.circuit import FALSE, Circuit
 from gamecheck.solvers.ground.split import split_rules
 from gamecheck.solvers.ground.transition import TransitionSystem
 
-GroundLiteral = tuple[bool, Term]
-"""(positive?, ground atom) of a dynamic relation: `('true', f)`, `('does', r, a)`, ..."""
 OUTPUTS = ("legal", "next", "terminal", "goal")
 MAX_FACTS = 3_000_000
 """Most facts the static and relaxed models may hold, and most rule instances grounding
@@ -65,7 +68,12 @@ def ground(
     initial = {args[0] for args in _known(static_model, "init")}
     model = _reachable_model(relaxed_rules, static_model, budget, max_facts)
     instances = _instances(dynamic_rules, relaxed_rules, model, static, budget, max_facts)
-    system = _build(name, roles, initial, model, instances, budget)
+    actions = {
+        role: tuple(sorted((a for r, a in _known(model, "legal") if r == role), key=term_text))
+        for role in roles
+    }
+    shortened = shorten_action_disjunctions(instances, actions, budget)
+    system = _build(name, initial, model, actions, shortened, budget)
     system.statistics.update(
         rule_instances=sum(len(bodies) for bodies in instances.values()),
         ground_atoms=len(instances),
@@ -182,19 +190,16 @@ def _is_static_literal(literal, static: set[str]) -> bool:
 
 def _build(
     name: str,
-    roles: tuple[str, ...],
     initial: set[Term],
     model: Model,
+    actions_of: dict[str, tuple[Term, ...]],
     instances: dict[Term, list[list[GroundLiteral]]],
     budget: Budget,
 ) -> TransitionSystem:
     circuit = Circuit()
     fluents = tuple(sorted((args[0] for args in _known(model, "true")), key=term_text))
     fluent_nodes = tuple(circuit.input(("true", fluent)) for fluent in fluents)
-    actions = tuple(
-        tuple(sorted((a for r, a in _known(model, "legal") if r == role), key=term_text))
-        for role in roles
-    )
+    roles, actions = tuple(actions_of), tuple(actions_of.values())
     action_nodes = tuple(
         tuple(circuit.input(("does", role, action)) for action in role_actions)
         for role, role_actions in zip(roles, actions, strict=True)

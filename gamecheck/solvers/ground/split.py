@@ -2,26 +2,41 @@
 before that part is joined with the rest (Fast Downward's translator and pyperplan split rules
 the same way before they instantiate).
 
-A GDL frame axiom such as
+First, a positive atom with variables that occur nowhere else in the rule (head included)
+becomes an auxiliary relation over its other variables, its existential projection. A
+capture rule such as
+
+    (<= (next (cell ?hx ?hy ?p)) (does ?r (move ?x1 ?y1 ?x2 ?y2)) (true (cell ?x2 ?y2 ?p))
+        (home ?p ?hx ?hy))
+
+would have one instance per move and piece; with
+
+    (<= (#split0 ?x2 ?y2) (does ?r (move ?x1 ?y1 ?x2 ?y2)))
+
+in place of the `does` literal it has one per cell and piece, and #split0 one per move.
+
+Then, a GDL frame axiom such as
 
     (<= (next (cell ?x ?y ?p)) (true (cell ?x ?y ?p))
         (does ?r (move ?x1 ?y1 ?x2 ?y2)) (distinct-cell ?x ?y ?x1 ?y1) ...)
 
 has one instance per cell, piece and move. The variables that are not in the head
-(?r ?x1 ?y1 ?x2 ?y2) touch only the `does` and `distinct-cell` literals, so those become an
-auxiliary relation over the head variables they share:
+(?x1 ?y1 ?x2 ?y2, once ?r is projected away) touch only the `does` and `distinct-cell`
+literals, so those become an auxiliary relation over the head variables they share:
 
-    (<= (#split3 ?x ?y) (does ?r (move ?x1 ?y1 ?x2 ?y2)) (distinct-cell ?x ?y ?x1 ?y1) ...)
+    (<= (#split3 ?x ?y) (#split2 ?x1 ?y1 ?x2 ?y2) (distinct-cell ?x ?y ?x1 ?y1) ...)
     (<= (next (cell ?x ?y ?p)) (true (cell ?x ?y ?p)) (#split3 ?x ?y))
 
-which has one instance per cell and move, and the frame axiom one per cell and piece. The
-auxiliary relation is the existential projection of its literals, so the rules mean what
-they meant before, negations and distincts included.
+which has one instance per cell and move, and the frame axiom one per cell and piece (the
+OR over moves per cell is then written by the few moves that touch the cell, in
+solvers/ground/action_sets.py). Each auxiliary relation is the existential projection of
+its literals, so the rules mean what they meant before, negations and distincts included.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import itertools
+from collections.abc import Iterable, Iterator
 
 from gamecheck.gdl.dependencies import DependencyGraph
 from gamecheck.gdl.syntax import Atom, Rule, literal_variables
@@ -31,22 +46,51 @@ PREFIX = "#split"
 
 
 def split_rules(rules: Iterable[Rule]) -> list[Rule]:
-    """Equivalent normal rules in which every group of body literals linked only by
+    """Equivalent normal rules in which every positive atom's variables that occur nowhere
+    else in its rule are projected away, and every group of body literals linked only by
     variables that are not in the head is its own auxiliary rule. Recursive rules stay whole
     (their instances are unfolded by the circuit, which auxiliary atoms would only grow)."""
     rules = list(rules)
     graph = DependencyGraph(rules)
+    names = (f"{PREFIX}{number}" for number in itertools.count())
     result: list[Rule] = []
     for rule in rules:
         recursive = any(
             isinstance(literal, Atom) and graph.recursive_with(rule.head.relation, literal.relation)
             for literal in rule.body
         )
-        result.extend([rule] if recursive else _split(rule, len(result)))
+        if recursive:
+            result.append(rule)
+            continue
+        projections, rule = _project(rule, names)
+        result.extend([*projections, *_split(rule, names)])
     return result
 
 
-def _split(rule: Rule, number: int) -> list[Rule]:
+def _project(rule: Rule, names: Iterator[str]) -> tuple[list[Rule], Rule]:
+    """Auxiliary rules for the positive atoms of the body that have variables of their own
+    (in no other literal and not in the head), and the rule with those atoms replaced."""
+    if len(rule.body) < 2:
+        return [], rule
+    occurrences: dict[str, int] = {v: 1 for v in literal_variables(rule.head)}
+    for literal in rule.body:
+        for variable in set(literal_variables(literal)):
+            occurrences[variable] = occurrences.get(variable, 0) + 1
+    projections, body = [], []
+    for literal in rule.body:
+        mentioned = list(dict.fromkeys(literal_variables(literal)))
+        kept = [v for v in mentioned if occurrences[v] > 1]
+        if not isinstance(literal, Atom) or len(kept) == len(mentioned):
+            body.append(literal)
+            continue
+        name = next(names)
+        atom = Atom((name, *kept) if kept else name, rule.position)
+        projections.append(Rule(atom, (literal,), rule.position))
+        body.append(atom)
+    return projections, Rule(rule.head, tuple(body), rule.position)
+
+
+def _split(rule: Rule, names: Iterator[str]) -> list[Rule]:
     """The rule as a main rule and its auxiliary rules (the rule itself if nothing splits)."""
     head_variables = set(literal_variables(rule.head))
     parts = _parts(rule.body, head_variables)
@@ -64,7 +108,7 @@ def _split(rule: Rule, number: int) -> list[Rule]:
         if binding is None:
             main_body.extend(part)
             continue
-        name = f"{PREFIX}{number + len(auxiliary)}"
+        name = next(names)
         atom = Atom((name, *shared) if shared else name, rule.position)
         auxiliary.append(Rule(atom, (*part, *binding), rule.position))
         main_body.append(atom)

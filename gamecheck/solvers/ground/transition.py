@@ -3,7 +3,9 @@
 Inputs of the circuit are the fluents (ground state facts) and the actions (one input per
 role and ground action). Outputs: for every role and action a `legal` literal, for every
 fluent a `next` literal, `terminal`, and for every role and goal value a `goal` literal.
-`legal`, `terminal` and `goal` depend on fluents only; `next` on fluents and actions.
+`legal`, `terminal` and `goal` depend on fluents only; `next` on fluents and actions, and
+only where every role does exactly one action (the grounder writes an OR of most of a role's
+actions as the negation of the others: solvers/ground/action_sets.py).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ class TransitionSystem:
 
     def evaluate(self, state: Iterable[int], joint: Sequence[int] | None = None) -> list[bool]:
         """Every node's value in a state (fluent indexes) under a joint action (action
-        indexes in role order; None leaves every action false)."""
+        indexes in role order; None leaves every action false, and `next` meaningless)."""
         inputs = {self.fluent_nodes[i]: True for i in state}
         if joint is not None:
             for role, action in enumerate(joint):
