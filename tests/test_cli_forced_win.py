@@ -120,7 +120,8 @@ def test_unknown_when_time_runs_out(capsys):
     answer = json.loads(out)
     assert status == 4
     assert answer["status"] == "unknown" and answer["depth"] is None
-    assert 0 <= answer["searched_depth"] < 30
+    # none proved below the end of the game (-1: not even depth 0 on a loaded machine)
+    assert -1 <= answer["searched_depth"] < 30
 
 
 def test_output_does_not_depend_on_hash_randomisation(tmp_path, one_jump):
