@@ -105,6 +105,12 @@ def start_state(game, args):
     return read_moves(game, args.moves, start).state if args.moves else start
 
 
+def from_start(args) -> str:
+    """` from <where the run starts>` after --state or --moves; nothing from the initial
+    state."""
+    return f" from {start_text(args)}" if args.state or args.moves else ""
+
+
 def start_text(args) -> str:
     """Where the run starts (see add_start), in words."""
     from gamecheck.files import input_name

@@ -25,9 +25,9 @@ from gamecheck.cli.options import (
     add_max_steps,
     add_start,
     add_time_limit,
+    from_start,
     seed,
     start_state,
-    start_text,
 )
 from gamecheck.models.base import Game
 
@@ -63,7 +63,7 @@ def run(args, budget) -> int:
             print(json.dumps(step_json(game, step)))
         print(json.dumps(ending_json(game, playout)))
     else:
-        print(trace_text(game, args.seed, steps, playout, start_text(args)))
+        print(trace_text(game, args.seed, steps, playout, from_start(args)))
     return status(defective=playout.ending.defective, unknown=playout.ending.reason != TERMINAL)
 
 
@@ -100,12 +100,11 @@ def trace_text(
     seed: int,
     steps: list[Step],
     playout: RandomPlayout,
-    start: str = "the initial state",
+    start: str = "",
 ) -> str:
-    """Each step's board and joint action, then the final board and how the playout ended."""
-    head = f"{game.name}, random playout with seed {seed}"
-    if start != "the initial state":
-        head += f" from {start}"
+    """Each step's board and joint action, then the final board and how the playout ended
+    (`start`: options.from_start)."""
+    head = f"{game.name}, random playout with seed {seed}{start}"
     lines = [f"{head}; roles {', '.join(game.roles)}"]
     for step in steps:
         joint = ", ".join(

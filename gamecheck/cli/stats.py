@@ -17,10 +17,10 @@ from gamecheck.cli.options import (
     add_max_steps,
     add_start,
     add_time_limit,
+    from_start,
     positive,
     seed,
     start_state,
-    start_text,
 )
 
 
@@ -72,7 +72,7 @@ def run(args, budget) -> int:
     if args.json:
         print(json.dumps(stats.to_json()))
     else:
-        print(stats_text(stats, seeds, start_text(args)))
+        print(stats_text(stats, seeds, from_start(args)))
         for problem in stats.problems:
             print(problem)
     endings = [playout.ending for playout in playouts if playout.goals is None]
@@ -80,15 +80,14 @@ def run(args, budget) -> int:
     return status(defective=any(e.defective for e in endings), unknown=unfinished)
 
 
-def stats_text(stats: PlayoutStats, seeds: range, start: str = "the initial state") -> str:
-    """The three tables of a PlayoutStats, with headings."""
+def stats_text(stats: PlayoutStats, seeds: range, start: str = "") -> str:
+    """The three tables of a PlayoutStats, with headings (`start`: options.from_start)."""
     outcomes = stats.outcomes.to_string(float_format="{:.4f}".format)
     played = len(stats.playouts)
     heading = (
-        f"{stats.game}: {played} random playouts, seeds {seeds.start}..{seeds.start + played - 1}"
+        f"{stats.game}: {played} random playouts{start}, "
+        f"seeds {seeds.start}..{seeds.start + played - 1}"
     )
-    if start != "the initial state":
-        heading += f", from {start}"
     if played < len(seeds):
         heading += f" (stopped before the other {len(seeds) - played}: time limit or interruption)"
     return "\n".join(
