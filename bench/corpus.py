@@ -2,7 +2,7 @@
 per sheet.
 
     python bench/corpus.py DIR [--time-limit S] [--jobs N] [--out DIR] [--limit N]
-                               [--only NAME ...]
+                               [--only NAME ...] [--sample K]
 
 For every .kif file under DIR (e.g. ../shared/data/ggp) it runs lint's checks (in this
 process), then the installed `gamecheck verify SHEET --json --time-limit S` as a separate
@@ -278,9 +278,18 @@ def main() -> None:
         help="only these sheets: a path relative to DIR (4pffa/v1/4pffa.kif) or a folder "
         "name (4pffa: every sheet under it)",
     )
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=1,
+        metavar="K",
+        help="only every K-th sheet (sorted by path, from the first): a sample blind to names",
+    )
     args = parser.parse_args()
+    if args.sample < 1:
+        parser.error("--sample needs a positive K")
     sheets = [s for s in sorted(args.directory.rglob("*.kif")) if _chosen(s, args)]
-    sheets = sheets[: args.limit]
+    sheets = sheets[:: args.sample][: args.limit]
     if not sheets:
         parser.error(f"no .kif files under {args.directory}")
     rows = []
