@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import subprocess
 import sys
 import time
@@ -116,19 +117,26 @@ def translate(rules: tuple[Rule, ...], horizon: int) -> str:
 
 
 def solve(program: str, question: str, horizon: int, seconds: float) -> tuple[str, float]:
-    """'found', 'none' or 'unknown' (time ran out), and the seconds clingo took."""
+    """'found', 'none' or 'unknown' (time ran out), and the seconds clingo took. clingo grounds
+    and solves in a child process that is killed at the time limit: its grounder cannot be
+    interrupted, and on some sheets grounding alone outlasts the limit."""
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_solve_in_child, args=(program, question, horizon, sender))
+    start = time.monotonic()
+    child.start()
+    status = receiver.recv() if receiver.poll(seconds) else "unknown"
+    child.kill()
+    child.join()
+    return status, time.monotonic() - start
+
+
+def _solve_in_child(program: str, question: str, horizon: int, sender) -> None:
     goal = {"dead_end": ":- not dead(_).", "runs_past_horizon": f":- not alive({horizon})."}
     control = clingo.Control(["--warn=none"])
-    start = time.monotonic()
     control.add("base", [], program + "\n" + goal[question])
     control.ground([("base", [])])
-    with control.solve(async_=True) as handle:
-        finished = handle.wait(max(0.0, seconds - (time.monotonic() - start)))
-        if not finished:
-            handle.cancel()
-            return "unknown", time.monotonic() - start
-        result = handle.get()
-    return ("found" if result.satisfiable else "none"), time.monotonic() - start
+    sender.send("found" if control.solve().satisfiable else "none")
 
 
 def gamecheck_answers(sheet: Path, horizon: int, seconds: float) -> dict:
