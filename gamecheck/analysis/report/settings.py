@@ -118,60 +118,71 @@ QUICK_SETTINGS = {
 SETTINGS = {QUICK: QUICK_SETTINGS, FULL: FULL_SETTINGS}
 
 
+_CUTS = (
+    ("playouts", "{q.playouts} random playouts instead of {f.playouts}."),
+    (
+        "horizon",
+        "verify unrolls to depth {q.horizon} instead of {f.horizon}: its answers hold for lines "
+        "of play up to {q.horizon} steps only.",
+    ),
+    (
+        "verify_time_limit",
+        "verify (CNF) has {q.verify_time_limit:.0f} s for all its answers instead of "
+        "{f.verify_time_limit:.0f} s; an answer it did not reach in time is unknown.",
+    ),
+    (
+        "forced_win_nodes",
+        "each forced-win search from the initial state stops after {q.forced_win_nodes} nodes "
+        "instead of {f.forced_win_nodes}.",
+    ),
+    (
+        "endgame_playouts",
+        "the endgame study looks at {q.endgame_playouts} playouts instead of "
+        "{f.endgame_playouts}, K in {q_befores} instead of {f_befores}, each search stopping "
+        "after {q.endgame_nodes} nodes instead of {f.endgame_nodes}.",
+    ),
+    (
+        "uct_playouts",
+        "{q.uct_playouts} UCT playouts with {q.uct_iterations} iterations a step instead of "
+        "{f.uct_playouts} with {f.uct_iterations}.",
+    ),
+    (
+        "opening_playouts",
+        "{q.opening_playouts} random playouts after each opening instead of {f.opening_playouts}.",
+    ),
+    ("opening_uct_playouts", "no UCT playouts after each opening."),
+    (
+        "sudoku_count_cap",
+        "solutions of each instance are counted up to {q.sudoku_count_cap} instead of "
+        "{f.sudoku_count_cap}.",
+    ),
+)
+"""A setting the quick run may lower, and the sentence that says so (q: quick, f: full)."""
+
+
 def cuts(game: str, mode: str) -> list[str]:
     """What the run in `mode` does less of than the full run, one sentence each."""
     settings, full = SETTINGS[mode][game], FULL_SETTINGS[game]
-    notes = []
-    if settings.playouts < full.playouts:
-        notes.append(f"{settings.playouts} random playouts instead of {full.playouts}.")
-    if settings.horizon < full.horizon:
-        notes.append(
-            f"verify unrolls to depth {settings.horizon} instead of {full.horizon}: its answers "
-            f"hold for lines of play up to {settings.horizon} steps only."
-        )
-    if settings.verify_time_limit < full.verify_time_limit:
-        notes.append(
-            f"verify (CNF) has {settings.verify_time_limit:.0f} s for all its answers instead "
-            f"of {full.verify_time_limit:.0f} s; an answer it did not reach in time is unknown."
-        )
+    words = {
+        "q": settings,
+        "f": full,
+        "q_befores": _listed(settings.endgame_befores),
+        "f_befores": _listed(full.endgame_befores),
+    }
+    notes = [
+        sentence.format(**words)
+        for setting, sentence in _CUTS
+        if getattr(settings, setting) < getattr(full, setting)
+    ]
     if settings.cpsat_time_limit is None:
         notes.append(
             "verify with the CP-SAT backend is skipped to keep the quick run short; the full "
-            "run compares both backends."
+            "run compares both backends.",
         )
     elif settings.cpsat_time_limit < (full.cpsat_time_limit or 0):
         notes.append(
             f"verify with CP-SAT has {settings.cpsat_time_limit:.0f} s instead of "
-            f"{full.cpsat_time_limit:.0f} s."
-        )
-    if settings.forced_win_nodes < full.forced_win_nodes:
-        notes.append(
-            f"each forced-win search from the initial state stops after "
-            f"{settings.forced_win_nodes} nodes instead of {full.forced_win_nodes}."
-        )
-    if settings.endgame_playouts < full.endgame_playouts:
-        notes.append(
-            f"the endgame study looks at {settings.endgame_playouts} playouts instead of "
-            f"{full.endgame_playouts}, K in {_listed(settings.endgame_befores)} instead of "
-            f"{_listed(full.endgame_befores)}, each search stopping after "
-            f"{settings.endgame_nodes} nodes instead of {full.endgame_nodes}."
-        )
-    if settings.uct_playouts < full.uct_playouts:
-        notes.append(
-            f"{settings.uct_playouts} UCT playouts with {settings.uct_iterations} iterations a "
-            f"step instead of {full.uct_playouts} with {full.uct_iterations}."
-        )
-    if settings.opening_playouts < full.opening_playouts:
-        notes.append(
-            f"{settings.opening_playouts} random playouts after each opening instead of "
-            f"{full.opening_playouts}."
-        )
-    if settings.opening_uct_playouts < full.opening_uct_playouts:
-        notes.append("no UCT playouts after each opening.")
-    if settings.sudoku_count_cap < full.sudoku_count_cap:
-        notes.append(
-            f"solutions of each instance are counted up to {settings.sudoku_count_cap} instead "
-            f"of {full.sudoku_count_cap}."
+            f"{full.cpsat_time_limit:.0f} s.",
         )
     return notes
 
