@@ -8,9 +8,10 @@ H steps, and is there one still running after H steps (the longest game exceeds 
 The sheet is translated to a temporal ASP program: every relation that depends on `true` or
 `does` gets a step argument, `(init F)` holds at step 0, `(next F)` at step t makes `(true F)`
 at t+1, and every role does exactly one legal action per step while the game runs. Names are
-renamed to ASP-safe ones. For each question it prints clingo's answer and seconds, then
-gamecheck verify's answer and seconds for the same sheet (longest game and playability), as a
-table and one JSON line.
+renamed to ASP-safe ones. For each sheet it prints clingo's answers and seconds (grounding
+included), then gamecheck verify's answers to the same questions (playability, longest game) and
+the seconds they took (grounding, invariants and the two questions; verify's wall time, which
+covers its other questions too, beside it), as a table and one JSON line.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from gamecheck.gdl.checks import lint_file
 from gamecheck.gdl.dependencies import DependencyGraph
 from gamecheck.gdl.syntax import Atom, Distinct, Not, Rule, normal_rules
 
-RESERVED = ("time", "alive", "dead", "haslegal", "not")
+RESERVED = ("time", "alive", "running", "dead", "haslegal", "not")
 """Names the translation itself uses (or ASP reserves), renamed where a sheet uses them."""
 
 
@@ -110,7 +111,8 @@ def translate(rules: tuple[Rule, ...], horizon: int) -> str:
         "alive(T+1) :- alive(T), not terminal(T), time(T+1).",
         "haslegal(R,T) :- legal(R,_,T).",
         f"1 {{ does(R,A,T) : legal(R,A,T) }} 1 :- role(R), alive(T), not terminal(T), T<{horizon}.",
-        "dead(T) :- alive(T), not terminal(T), role(R), not haslegal(R,T).",
+        "running(T) :- alive(T), not terminal(T).",
+        "dead(T) :- running(T), role(R), not haslegal(R,T).",
         "#show dead/1.",
     ]
     return "\n".join(lines)
@@ -132,7 +134,7 @@ def solve(program: str, question: str, horizon: int, seconds: float) -> tuple[st
 
 
 def _solve_in_child(program: str, question: str, horizon: int, sender) -> None:
-    goal = {"dead_end": ":- not dead(_).", "runs_past_horizon": f":- not alive({horizon})."}
+    goal = {"dead_end": ":- not dead(_).", "runs_past_horizon": f":- not running({horizon})."}
     control = clingo.Control(["--warn=none"])
     control.add("base", [], program + "\n" + goal[question])
     control.ground([("base", [])])
@@ -140,6 +142,10 @@ def _solve_in_child(program: str, question: str, horizon: int, sender) -> None:
 
 
 def gamecheck_answers(sheet: Path, horizon: int, seconds: float) -> dict:
+    """verify's answers to the same two questions (playability up to the horizon, and the
+    longest game: proved within H, or a state still running at H), and the seconds they took:
+    grounding, invariants and the two questions (verify answers more in the same run; `wall`
+    is the whole command)."""
     gamecheck = Path(sys.executable).with_name("gamecheck")
     command = [str(gamecheck), "verify", str(sheet), "--json", "--horizon", str(horizon)]
     start = time.monotonic()
@@ -151,11 +157,24 @@ def gamecheck_answers(sheet: Path, horizon: int, seconds: float) -> dict:
         result = json.loads(done.stdout)
     except json.JSONDecodeError:
         return {"wall": wall, "error": done.stderr.strip()[-200:]}
+    longest, playable = result["longest_game"], result["playability"]
+    preparing = (result["system"].get("ground_seconds") or 0.0) + (
+        (result.get("invariants") or {}).get("seconds") or 0.0
+    )
     return {
-        "wall": wall,
-        "longest_game": (result["longest_game"]["status"], result["longest_game"]["seconds"]),
-        "playability": (result["playability"]["status"], result["playability"]["seconds"]),
+        "wall": round(wall, 2),
+        "seconds": round(preparing + longest["seconds"] + playable["seconds"], 2),
+        "dead_end": {"refuted": "found", "proved": "none"}.get(playable["status"], "unknown"),
+        "runs_past_horizon": _runs_past(longest),
     }
+
+
+def _runs_past(longest: dict) -> str:
+    """verify's longest-game answer as the bounded question: is a state still running after
+    H steps? (proved: no; unknown with a state reachable at the horizon: yes)."""
+    if longest["status"] == "proved":
+        return "none"
+    return "found" if "reachable at depth" in (longest.get("detail") or "") else "unknown"
 
 
 def main() -> None:
@@ -165,17 +184,24 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=120.0)
     args = parser.parse_args()
     rows = []
+    print(
+        "| sheet | clingo dead end | clingo runs past H | clingo s | gamecheck dead end "
+        "| gamecheck runs past H | gamecheck s | gamecheck wall s |\n" + "| --- " * 8 + "|",
+        flush=True,
+    )
     for sheet in args.sheets:
         program = translate(lint_file(str(sheet)).rules, args.horizon)
-        row = {"sheet": sheet.name, "horizon": args.horizon}
+        row = {"sheet": str(sheet), "horizon": args.horizon}
         for question in ("dead_end", "runs_past_horizon"):
-            status, seconds = solve(program, question, args.horizon, args.time_limit)
-            row[f"clingo {question}"] = [status, round(seconds, 2)]
-        row["gamecheck"] = gamecheck_answers(sheet, args.horizon, args.time_limit)
+            row[f"clingo {question}"] = solve(program, question, args.horizon, args.time_limit)
+        row["gamecheck"] = ours = gamecheck_answers(sheet, args.horizon, args.time_limit)
         rows.append(row)
+        dead, past = row["clingo dead_end"], row["clingo runs_past_horizon"]
         print(
-            f"{sheet.name:<28} clingo dead end {row['clingo dead_end']} runs past "
-            f"{args.horizon}: {row['clingo runs_past_horizon']} | gamecheck {row['gamecheck']}"
+            f"| {sheet.stem} | {dead[0]} | {past[0]} | {dead[1] + past[1]:.2f} "
+            f"| {ours.get('dead_end', 'error')} | {ours.get('runs_past_horizon', 'error')} "
+            f"| {ours.get('seconds', '')} | {ours['wall']} |",
+            flush=True,
         )
     print(json.dumps(rows))
 
