@@ -152,9 +152,7 @@ def _instances(
             *(arg for _, atom in dynamic for arg in atom.args),
         )
         instance_rules.append(Rule(Atom(head), relaxed.body, rule.position))
-        layouts.append(
-            (rule.head, [(positive, atom.relation, len(atom.args)) for positive, atom in dynamic])
-        )
+        layouts.append((rule.head, _literal_places(dynamic, len(rule.head.args), model)))
     program = Program(
         instance_rules,
         [frozenset({r.head.relation}) for r in instance_rules],
@@ -163,23 +161,40 @@ def _instances(
     found = dict(model)
     program.evaluate(found, budget=budget, max_facts=max_instances)  # TooLarge for a huge rule
     bodies: dict[Term, list[list[GroundLiteral]]] = {}
+    texts = _Texts()
     for instance_rule, (head, literals) in zip(instance_rules, layouts, strict=True):
         arity = len(head.args)
         for count, args in enumerate(
-            sorted(_known(found, instance_rule.head.relation), key=_args_text)
+            sorted(
+                _known(found, instance_rule.head.relation),
+                key=lambda args: tuple(map(texts.__getitem__, args)),
+            )
         ):
             if count % CHECK_EVERY == 0:
                 budget.check()
-            body, place = [], arity
-            for positive, relation, size in literals:
-                atom = (relation, *args[place : place + size]) if size else relation
-                place += size
-                if positive or _holds_somewhere(model, atom):
-                    body.append((positive, atom))  # a negated atom that never holds is true
+            body = []
+            for positive, relation, start, stop, holding in literals:
+                part = args[start:stop]
+                if positive or part in holding:  # a negated atom that never holds is true
+                    body.append((positive, (relation, *part) if stop > start else relation))
             bodies.setdefault(
                 (head.relation, *args[:arity]) if arity else head.relation, []
             ).append(body)
     return bodies
+
+
+def _literal_places(
+    dynamic: list[tuple[bool, Atom]], start: int, model: Model
+) -> list[tuple[bool, str, int, int, set[tuple]]]:
+    """Where each dynamic literal's arguments sit in an instance fact (from `start` on): per
+    literal its sign, relation, first and end place, and the facts of the relation in the
+    relaxed model (a negated atom outside them is true in every reachable state)."""
+    places = []
+    for positive, atom in dynamic:
+        stop = start + len(atom.args)
+        places.append((positive, atom.relation, start, stop, _known(model, atom.relation)))
+        start = stop
+    return places
 
 
 def _is_static_literal(literal, static: set[str]) -> bool:
@@ -301,12 +316,11 @@ def _known(model: Model, relation: str) -> set[tuple]:
     return set() if found is None else found.known
 
 
-def _args_text(args: tuple) -> tuple[str, ...]:
-    """A sort key for a tuple of ground terms, so that the circuit is built in the same
-    order in every process (set order depends on the hash seed)."""
-    return tuple(map(term_text, args))
+class _Texts(dict):
+    """The canonical text of each ground term looked up, computed once: a sort key that
+    builds the circuit in the same order in every process (set order depends on the hash
+    seed)."""
 
-
-def _holds_somewhere(model: Model, atom: Term) -> bool:
-    args = () if isinstance(atom, str) else atom[1:]
-    return args in _known(model, _relation(atom))
+    def __missing__(self, term: Term) -> str:
+        text = self[term] = term_text(term)
+        return text
