@@ -211,19 +211,24 @@ class Program:
         *,
         budget: Budget | None = None,
         max_facts: int | None = None,
+        max_estimate: float | None = None,
     ) -> Model:
         """Add to `model` (in place) every relation of the program's components (or of the
         components in `only`) with all its facts; returns the model. OutOfBudget when the
-        budget ends, TooLarge past `max_facts` new facts or MAX_TERM_DEPTH."""
+        budget ends, TooLarge past `max_facts` new facts or MAX_TERM_DEPTH, or before a rule
+        whose estimated bindings exceed `max_estimate` (default: ESTIMATE_FACTOR times
+        `max_facts`)."""
         self.statistics.evaluations += 1
         self._budget = budget or Budget()
         self._budget.check()
         wanted = None if only is None else set(only)
         limit = [max_facts]
+        if max_estimate is None and max_facts is not None:
+            max_estimate = ESTIMATE_FACTOR * max_facts
         for group in self.groups:
             if wanted is None or group.component in wanted:
-                if max_facts is not None:
-                    _refuse_huge_rules(group, model, ESTIMATE_FACTOR * max_facts)
+                if max_estimate is not None:
+                    _refuse_huge_rules(group, model, max_estimate)
                 self._evaluate_group(group, model, limit)
         return model
 
