@@ -6,9 +6,12 @@
 2. evaluate the static relations (those depending on neither `true` nor `does`) exactly;
 3. over-approximate what can ever hold: evaluate the rules without their dynamic negations,
    with every `init` and `next` fact taken as true and every `legal` action as done (the
-   relaxed game, reachable from the initial state);
+   relaxed game, reachable from the initial state), each dynamic rule with its non-head
+   variables eliminated into auxiliary rules (split.variable_eliminations);
 4. enumerate the instances of every dynamic rule against that over-approximation, each
-   instance reduced to its dynamic literals (instances with the same ones are one);
+   instance reduced to its dynamic literals (instances with the same ones are one), from
+   the rule as written or from the rules that eliminate its variables, whichever is smaller
+   (_cheaper_form);
 5. merge the bodies of an atom that differ only in the action they ask for into one over
    the union of those actions, written per role as the negation of the other actions where
    they are fewer and the circuit gets smaller (solvers/ground/action_sets.py: frame axioms
