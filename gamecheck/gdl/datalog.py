@@ -13,8 +13,9 @@ own component (the *trigger*). A plan is a sequence of steps in which every atom
 through a hash index on the places (argument or nested subterm) already known, and negations
 and distincts run as soon as their variables are bound. Variables live in numbered slots of one
 list per firing: the plan order fixes which step writes each slot, so backtracking simply
-overwrites it. Compiled patterns use an `int` for a slot, a `str` for a constant and a tuple
-for a compound term.
+overwrites it. Every term a step builds from the slots (a head, a lookup key, a negated atom, the
+sides of a distinct) is compiled once into a Python function of the slot list, so that the join
+builds it in one call.
 
 A component whose relations depend on themselves through `not` (which the GDL specification
 forbids but GGP engines accept where the negation is stratified at the level of sentence
@@ -29,7 +30,7 @@ starts a rule, where the rule's estimated bindings exceed ESTIMATE_FACTOR times 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from gamecheck.budget import Budget
@@ -121,8 +122,8 @@ class Statistics:
     lookups: int = 0
 
 
-Pattern = int | str | tuple
-"""A compiled term: slot number, constant, or (functor, pattern, ...)."""
+Builder = Callable[[list], tuple]
+"""A compiled tuple of terms: the ground terms they stand for, given the slots."""
 Binder = tuple[Path, int, bool]
 """(place, slot, check): store the subterm at the place in the slot, or if `check` compare."""
 
@@ -143,7 +144,7 @@ class _Trigger:
 class _CompiledRule:
     source: Rule
     head_relation: str
-    head: tuple[Pattern, ...]
+    head: Builder
     slots: int
     first_plan: tuple | None
     """The plan of the rule's first firing; None if a body atom lies in its own component
@@ -210,19 +211,24 @@ class Program:
         *,
         budget: Budget | None = None,
         max_facts: int | None = None,
+        max_estimate: float | None = None,
     ) -> Model:
         """Add to `model` (in place) every relation of the program's components (or of the
         components in `only`) with all its facts; returns the model. OutOfBudget when the
-        budget ends, TooLarge past `max_facts` new facts or MAX_TERM_DEPTH."""
+        budget ends, TooLarge past `max_facts` new facts or MAX_TERM_DEPTH, or before a rule
+        whose estimated bindings exceed `max_estimate` (default: ESTIMATE_FACTOR times
+        `max_facts`)."""
         self.statistics.evaluations += 1
         self._budget = budget or Budget()
         self._budget.check()
         wanted = None if only is None else set(only)
         limit = [max_facts]
+        if max_estimate is None and max_facts is not None:
+            max_estimate = ESTIMATE_FACTOR * max_facts
         for group in self.groups:
             if wanted is None or group.component in wanted:
-                if max_facts is not None:
-                    _refuse_huge_rules(group, model, ESTIMATE_FACTOR * max_facts)
+                if max_estimate is not None:
+                    _refuse_huge_rules(group, model, max_estimate)
                 self._evaluate_group(group, model, limit)
         return model
 
@@ -233,7 +239,7 @@ class Program:
         agenda: list[tuple[str, Args]] = []
 
         def emit(rule: _CompiledRule, slots: list) -> None:
-            args = tuple([_build(pattern, slots) for pattern in rule.head])
+            args = rule.head(slots)
             relation = model[rule.head_relation]
             if args not in relation.known:
                 if rule.nests and _depth(args) > MAX_TERM_DEPTH:
@@ -261,39 +267,46 @@ class Program:
                     self._join(trigger.plan, 0, slots, model, trigger.rule, emit)
 
     def _join(self, plan: tuple, index: int, slots: list, model: Model, rule, emit) -> None:
-        """Run the plan's steps from `index` on; emit the head for every complete binding."""
-        if index == len(plan):
-            emit(rule, slots)
-            return
-        step = plan[index]
-        kind = step[0]
-        following = index + 1
+        """Run the plan's steps from `index` on; emit the head for every complete binding.
+        Checks (filters, lookups that bind nothing) go on in the loop; a lookup that binds
+        recurses per matching fact, or emits directly when it is the last step."""
         self._work += 1
         if self._work >= CHECK_EVERY:
             self._work = 0
             self._budget.check()
-        if kind == _ATOM:
-            _, relation_name, paths, key_patterns, binders = step
-            relation = model.get(relation_name)
-            if relation is None:
+        end = len(plan)
+        while index < end:
+            step = plan[index]
+            index += 1
+            kind = step[0]
+            if kind == _ATOM:
+                _, relation_name, paths, key, binders = step
+                relation = model.get(relation_name)
+                if relation is None:
+                    return
+                self.statistics.lookups += 1
+                candidates = relation.lookup(paths, key(slots))
+                if not binders:
+                    if not candidates:
+                        return
+                    continue
+                self._work += len(candidates)
+                for args in candidates:
+                    if _bind(args, binders, slots):
+                        if index == end:
+                            emit(rule, slots)
+                        else:
+                            self._join(plan, index, slots, model, rule, emit)
                 return
-            self.statistics.lookups += 1
-            key = tuple([_build(pattern, slots) for pattern in key_patterns])
-            candidates = relation.lookup(paths, key)
-            if not binders:
-                if candidates:
-                    self._join(plan, following, slots, model, rule, emit)
-                return
-            self._work += len(candidates)
-            for args in candidates:
-                if _bind(args, binders, slots):
-                    self._join(plan, following, slots, model, rule, emit)
-        elif kind == _NOT:
-            relation = model.get(step[1])
-            if relation is None or tuple([_build(p, slots) for p in step[2]]) not in relation.known:
-                self._join(plan, following, slots, model, rule, emit)
-        elif (_build(step[1], slots) == _build(step[2], slots)) == (kind == _EQUAL):
-            self._join(plan, following, slots, model, rule, emit)
+            if kind == _NOT:
+                relation = model.get(step[1])
+                if relation is not None and step[2](slots) in relation.known:
+                    return
+            else:
+                left, right = step[1](slots)
+                if (left == right) != (kind == _EQUAL):
+                    return
+        emit(rule, slots)
 
 
 def _estimate(plan: tuple, model: Model) -> float:
@@ -352,7 +365,7 @@ def _compile_group(
         compiled_rule = _CompiledRule(
             rule,
             rule.head.relation,
-            tuple(_compile_pattern(arg, slot_of) for arg in rule.head.args),
+            _builder(rule.head.args, slot_of),
             len(slot_of),
             None if recursive and fresh else _plan(rule.body, set(), slot_of, sizes),
             any(isinstance(arg, tuple) and not is_ground(arg) for arg in rule.head.args),
@@ -434,7 +447,7 @@ def _plan(
                 _ATOM,
                 atom.relation,
                 tuple(path for path, _ in keys),
-                tuple(_compile_pattern(pattern, slot_of) for _, pattern in keys),
+                _builder(tuple(pattern for _, pattern in keys), slot_of),
                 binders,
             )
         )
@@ -488,10 +501,17 @@ def _binders(
     return tuple(binders), bound
 
 
-def _compile_pattern(term: Term, slot_of: dict[str, int]) -> Pattern:
+def _builder(terms: tuple, slot_of: dict[str, int]) -> Builder:
+    """The function from the slots to the ground terms `terms` stand for, written as one
+    Python expression (a variable is its slot, a constant its quoted text) and compiled."""
+    source = "".join(f"{_expression(term, slot_of)}, " for term in terms)
+    return eval(f"lambda s: ({source})", {})
+
+
+def _expression(term: Term, slot_of: dict[str, int]) -> str:
     if isinstance(term, tuple):
-        return (term[0], *(_compile_pattern(part, slot_of) for part in term[1:]))
-    return slot_of[term] if term.startswith("?") else term
+        return "(" + "".join(f"{_expression(part, slot_of)}, " for part in term) + ")"
+    return f"s[{slot_of[term]}]" if term.startswith("?") else repr(term)
 
 
 def _literal_variables(literal) -> list[str]:
@@ -503,29 +523,11 @@ def _literal_variables(literal) -> list[str]:
 
 def _filter_step(literal, slot_of: dict[str, int]) -> tuple:
     if isinstance(literal, Distinct):
-        return (
-            _DISTINCT,
-            _compile_pattern(literal.left, slot_of),
-            _compile_pattern(literal.right, slot_of),
-        )
+        return (_DISTINCT, _builder((literal.left, literal.right), slot_of))
     inner = literal.literal
     if isinstance(inner, Distinct):
-        return (
-            _EQUAL,
-            _compile_pattern(inner.left, slot_of),
-            _compile_pattern(inner.right, slot_of),
-        )
-    return (_NOT, inner.relation, tuple(_compile_pattern(arg, slot_of) for arg in inner.args))
-
-
-def _build(pattern: Pattern, slots: list) -> Term:
-    """The ground term a compiled pattern stands for under the slots."""
-    kind = type(pattern)
-    if kind is int:
-        return slots[pattern]
-    if kind is str:
-        return pattern
-    return (pattern[0], *[_build(part, slots) for part in pattern[1:]])
+        return (_EQUAL, _builder((inner.left, inner.right), slot_of))
+    return (_NOT, inner.relation, _builder(inner.args, slot_of))
 
 
 def _bind(args: Args, binders: tuple[Binder, ...], slots: list) -> bool:

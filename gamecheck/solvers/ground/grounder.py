@@ -6,9 +6,12 @@
 2. evaluate the static relations (those depending on neither `true` nor `does`) exactly;
 3. over-approximate what can ever hold: evaluate the rules without their dynamic negations,
    with every `init` and `next` fact taken as true and every `legal` action as done (the
-   relaxed game, reachable from the initial state);
+   relaxed game, reachable from the initial state), each dynamic rule with its non-head
+   variables eliminated into auxiliary rules (split.variable_eliminations);
 4. enumerate the instances of every dynamic rule against that over-approximation, each
-   instance reduced to its dynamic literals (instances with the same ones are one);
+   instance reduced to its dynamic literals (instances with the same ones are one), from
+   the rule as written or from the rules that eliminate its variables, whichever is smaller
+   (_cheaper_form);
 5. merge the bodies of an atom that differ only in the action they ask for into one over
    the union of those actions, written per role as the negation of the other actions where
    they are fewer and the circuit gets smaller (solvers/ground/action_sets.py: frame axioms
@@ -27,13 +30,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gamecheck.budget import Budget
-from gamecheck.gdl.datalog import Model, Program, TooLarge
+from gamecheck.gdl.datalog import ESTIMATE_FACTOR, Model, Program, TooLarge
 from gamecheck.gdl.dependencies import DependencyGraph, strongly_connected_components
 from gamecheck.gdl.syntax import Atom, Distinct, Not, Rule, normal_rules
 from gamecheck.gdl.terms import Term, term_text
 from gamecheck.solvers.ground.action_sets import GroundLiteral, shorten_action_disjunctions
 from gamecheck.solvers.ground.circuit import FALSE, Circuit
-from gamecheck.solvers.ground.split import split_rules
+from gamecheck.solvers.ground.split import split_rules, variable_eliminations
 from gamecheck.solvers.ground.transition import TransitionSystem
 
 OUTPUTS = ("legal", "next", "terminal", "goal")
@@ -41,6 +44,9 @@ MAX_FACTS = 3_000_000
 """Most facts the static and relaxed models may hold, and most rule instances grounding
 may enumerate (each about 1 GB)."""
 CHECK_EVERY = 1000
+START_BOUND = 4096
+"""Facts a rule and the rules that eliminate its variables are first tried up to (see
+_cheaper_form)."""
 MAX_GATES = 2_000_000
 """A circuit that would grow past this many gates is not built (TooLarge): unfolding a big
 recursive relation (connectivity on a board, say) costs gates times the relation's atoms."""
@@ -63,11 +69,13 @@ def ground(
     static_program = Program(normal, [c for c in graph.components if c <= static])
     static_model = static_program.evaluate({}, budget=budget, max_facts=max_facts)
     dynamic_rules = [rule for rule in normal if rule.head.relation not in static]
-    relaxed_rules = [_relaxed(rule, static) for rule in dynamic_rules]
+    eliminations = list(zip(dynamic_rules, variable_eliminations(dynamic_rules), strict=True))
     roles = tuple(dict.fromkeys(r.head.args[0] for r in rules if r.head.relation == "role"))
     initial = {args[0] for args in _known(static_model, "init")}
+    relaxed_rules = [_relaxed(rule, static) for _, pieces in eliminations for rule in pieces]
     model = _reachable_model(relaxed_rules, static_model, budget, max_facts)
-    instances = _instances(dynamic_rules, relaxed_rules, model, static, budget, max_facts)
+    chosen = _instance_facts(eliminations, model, static, budget, max_facts)
+    instances = _instances(chosen, model, static, budget)
     actions = {
         role: tuple(sorted((a for r, a in _known(model, "legal") if r == role), key=term_text))
         for role in roles
@@ -123,63 +131,172 @@ def _reachable_model(
     return program.evaluate(dict(static_model), budget=budget, max_facts=max_facts)
 
 
-def _instances(
-    dynamic_rules: list[Rule],
-    relaxed_rules: list[Rule],
+InstanceFacts = list[tuple[Rule, set[tuple]]]
+"""Dynamic rules, each with the facts of its instance rule (see _instance_rules)."""
+
+
+def _instance_facts(
+    eliminations: list[tuple[Rule, list[Rule]]],
     model: Model,
     static: set[str],
     budget: Budget,
     max_instances: int,
-) -> dict[Term, list[list[GroundLiteral]]]:
-    """For every ground dynamic atom, the bodies (dynamic literals only) of its instances.
+) -> InstanceFacts:
+    """Each dynamic rule (or the rules that eliminate its variables, see _cheaper_form) with
+    the facts of its instance rule, in the order of the rules. TooLarge past
+    `max_instances` instances in all, or before a rule estimated at ESTIMATE_FACTOR times as
+    many bindings."""
+    chosen: list[InstanceFacts] = [[] for _ in eliminations]
+    plain = []
+    left = max_instances
+    for number, (rule, pieces) in enumerate(eliminations):
+        if len(pieces) == 1:
+            plain.append(number)
+            continue
+        chosen[number] = _cheaper_form(rule, pieces, model, static, budget, left, max_instances)
+        left -= sum(len(facts) for _, facts in chosen[number])
+    rules = [eliminations[number][0] for number in plain]
+    found = _evaluate_instances(rules, model, static, budget, left, max_instances)
+    for number, rule, facts in zip(plain, rules, found, strict=True):
+        chosen[number] = [(rule, facts)]
+    return [pair for pairs in chosen for pair in pairs]
 
-    Each rule becomes an instance rule whose head lists the rule's head arguments and the
-    arguments of its dynamic literals, evaluated on the relaxed model: the facts are the
-    instances, with the bindings that differ only in static variables already merged."""
-    instance_rules, layouts = [], []
-    for number, (rule, relaxed) in enumerate(zip(dynamic_rules, relaxed_rules, strict=True)):
-        dynamic = [
-            (
-                not isinstance(literal, Not),
-                literal if isinstance(literal, Atom) else literal.literal,
-            )
-            for literal in rule.body
-            if not _is_static_literal(literal, static)
-        ]
-        head = (
-            f"#instance{number}",
-            *rule.head.args,
-            *(arg for _, atom in dynamic for arg in atom.args),
-        )
-        instance_rules.append(Rule(Atom(head), relaxed.body, rule.position))
-        layouts.append(
-            (rule.head, [(positive, atom.relation, len(atom.args)) for positive, atom in dynamic])
-        )
+
+def _cheaper_form(
+    rule: Rule,
+    pieces: list[Rule],
+    model: Model,
+    static: set[str],
+    budget: Budget,
+    most: int,
+    max_instances: int,
+) -> InstanceFacts:
+    """The rule or the rules that eliminate its variables, whichever is smaller in the
+    relaxed model (the pieces' auxiliary facts and instances against the rule's instances;
+    the pieces where they are fewer than half), with their instance facts. Both are tried up
+    to a bound that grows fourfold, and once one finishes the other only up to the size that
+    would make it the better, so a rule too big to ground is never enumerated and the work
+    stays within a few times that of the smaller form. TooLarge where neither fits in `most`
+    instances."""
+    auxiliary = sum(len(_known(model, piece.head.relation)) for piece in pieces[:-1])
+
+    def attempt(rules: list[Rule], limit: int) -> list[set[tuple]] | None:
+        try:
+            return _evaluate_instances(rules, model, static, budget, limit, max_instances)
+        except TooLarge:
+            return None
+
+    bound = START_BOUND
+    while True:
+        limit = min(bound, most)
+        parts = attempt(pieces, limit)
+        if parts is not None:
+            whole = attempt([rule], 2 * (auxiliary + sum(map(len, parts))))
+            break
+        if limit == most:  # the rule's own TooLarge names it
+            whole = _evaluate_instances([rule], model, static, budget, most, max_instances)
+            break
+        whole = attempt([rule], limit)
+        if whole is not None:
+            parts = attempt(pieces, len(whole[0]) // 2 - auxiliary)
+            break
+        bound *= 4
+    if parts is not None and (
+        whole is None or 2 * (auxiliary + sum(map(len, parts))) < len(whole[0])
+    ):
+        return list(zip(pieces, parts, strict=True))
+    return [(rule, whole[0])]
+
+
+def _evaluate_instances(
+    rules: list[Rule],
+    model: Model,
+    static: set[str],
+    budget: Budget,
+    max_instances: int,
+    max_estimate_instances: int,
+) -> list[set[tuple]]:
+    """The facts of each rule's instance rule in the relaxed model; TooLarge past
+    `max_instances` of them in all, or before a rule estimated at more than ESTIMATE_FACTOR
+    times `max_estimate_instances` bindings."""
+    instance_rules = [
+        Rule(_instance_head(number, rule, static), _relaxed(rule, static).body, rule.position)
+        for number, rule in enumerate(rules)
+    ]
     program = Program(
         instance_rules,
         [frozenset({r.head.relation}) for r in instance_rules],
         {relation: len(facts.known) for relation, facts in model.items()},
     )
-    found = dict(model)
-    program.evaluate(found, budget=budget, max_facts=max_instances)  # TooLarge for a huge rule
+    found = program.evaluate(
+        dict(model),
+        budget=budget,
+        max_facts=max(0, max_instances),
+        max_estimate=ESTIMATE_FACTOR * max_estimate_instances,
+    )
+    return [_known(found, rule.head.relation) for rule in instance_rules]
+
+
+def _instance_head(number: int, rule: Rule, static: set[str]) -> Atom:
+    """The head of the rule's instance rule (its relaxed body under this head): the rule's
+    head arguments, then the arguments of its dynamic literals. Its facts are the rule's
+    instances, with the bindings that differ only in static variables already merged."""
+    dynamic = _dynamic_literals(rule, static)
+    return Atom(
+        (
+            f"#instance{number}",
+            *rule.head.args,
+            *(arg for _, atom in dynamic for arg in atom.args),
+        )
+    )
+
+
+def _dynamic_literals(rule: Rule, static: set[str]) -> list[tuple[bool, Atom]]:
+    """The rule's literals whose truth changes with the state, each as (positive?, atom)."""
+    return [
+        (not isinstance(literal, Not), literal if isinstance(literal, Atom) else literal.literal)
+        for literal in rule.body
+        if not _is_static_literal(literal, static)
+    ]
+
+
+def _instances(
+    chosen: InstanceFacts, model: Model, static: set[str], budget: Budget
+) -> dict[Term, list[list[GroundLiteral]]]:
+    """For every ground dynamic atom, the bodies (dynamic literals only) of its instances."""
     bodies: dict[Term, list[list[GroundLiteral]]] = {}
-    for instance_rule, (head, literals) in zip(instance_rules, layouts, strict=True):
-        arity = len(head.args)
+    texts = _Texts()
+    for rule, facts in chosen:
+        arity = len(rule.head.args)
+        literals = _literal_places(_dynamic_literals(rule, static), arity, model)
         for count, args in enumerate(
-            sorted(_known(found, instance_rule.head.relation), key=_args_text)
+            sorted(facts, key=lambda args: tuple(map(texts.__getitem__, args)))
         ):
             if count % CHECK_EVERY == 0:
                 budget.check()
-            body, place = [], arity
-            for positive, relation, size in literals:
-                atom = (relation, *args[place : place + size]) if size else relation
-                place += size
-                if positive or _holds_somewhere(model, atom):
-                    body.append((positive, atom))  # a negated atom that never holds is true
+            body = []
+            for positive, relation, start, stop, holding in literals:
+                part = args[start:stop]
+                if positive or part in holding:  # a negated atom that never holds is true
+                    body.append((positive, (relation, *part) if stop > start else relation))
             bodies.setdefault(
-                (head.relation, *args[:arity]) if arity else head.relation, []
+                (rule.head.relation, *args[:arity]) if arity else rule.head.relation, []
             ).append(body)
     return bodies
+
+
+def _literal_places(
+    dynamic: list[tuple[bool, Atom]], start: int, model: Model
+) -> list[tuple[bool, str, int, int, set[tuple]]]:
+    """Where each dynamic literal's arguments sit in an instance fact (from `start` on): per
+    literal its sign, relation, first and end place, and the facts of the relation in the
+    relaxed model (a negated atom outside them is true in every reachable state)."""
+    places = []
+    for positive, atom in dynamic:
+        stop = start + len(atom.args)
+        places.append((positive, atom.relation, start, stop, _known(model, atom.relation)))
+        start = stop
+    return places
 
 
 def _is_static_literal(literal, static: set[str]) -> bool:
@@ -301,12 +418,11 @@ def _known(model: Model, relation: str) -> set[tuple]:
     return set() if found is None else found.known
 
 
-def _args_text(args: tuple) -> tuple[str, ...]:
-    """A sort key for a tuple of ground terms, so that the circuit is built in the same
-    order in every process (set order depends on the hash seed)."""
-    return tuple(map(term_text, args))
+class _Texts(dict):
+    """The canonical text of each ground term looked up, computed once: a sort key that
+    builds the circuit in the same order in every process (set order depends on the hash
+    seed)."""
 
-
-def _holds_somewhere(model: Model, atom: Term) -> bool:
-    args = () if isinstance(atom, str) else atom[1:]
-    return args in _known(model, _relation(atom))
+    def __missing__(self, term: Term) -> str:
+        text = self[term] = term_text(term)
+        return text

@@ -29,20 +29,43 @@ literals, so those become an auxiliary relation over the head variables they sha
 
 which has one instance per cell and move, and the frame axiom one per cell and piece (the
 OR over moves per cell is then written by the few moves that touch the cell, in
-solvers/ground/action_sets.py). Each auxiliary relation is the existential projection of
-its literals, so the rules mean what they meant before, negations and distincts included.
+solvers/ground/action_sets.py).
+
+Variables that are not in the head can also be eliminated one at a time (bucket elimination,
+as Fast Downward's translator turns a rule into a sequence of joins): the literals that
+mention the variable become an auxiliary rule over their other variables that the rest of the
+rule still needs, chosen greedily by the fewest variables that rule has, as long as it has
+fewer than the rule it comes from. In
+
+    (<= (goal ?r1 40) (true (steps ?r1 ?s1)) (true (steps ?r2 ?s2)) (true (steps ?r3 ?s3))
+        (distinct ?r1 ?r2) (distinct ?r1 ?r3) (distinct ?r2 ?r3)
+        (smaller ?s1 ?s2) (smaller ?s1 ?s3))
+
+?s2 goes first, into (<= (#split0 ?r2 ?s1) (true (steps ?r2 ?s2)) (smaller ?s1 ?s2)), then
+?s3 likewise, which leaves a rule over ?r1 ?s1 ?r2 ?r3 instead of all six variables. A
+variable's distincts and negated literals go with it, so it is eliminated only where its
+positive atoms bind all their variables, or positive atoms of the rest of the rule can be
+copied in to bind them (the auxiliary rule must be safe). Elimination can also cost: where a
+variable is a function of its neighbours (the next cell of a line), the auxiliary relation is
+as big as the rule and only adds atoms, so the grounder chooses per rule, by the estimated
+number of instances, whether to use it (`variable_eliminations` offers the rules).
+
+Each auxiliary relation is the existential projection of its literals, so the rules mean what
+they meant before, negations and distincts included.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from gamecheck.gdl.dependencies import DependencyGraph
 from gamecheck.gdl.syntax import Atom, Rule, literal_variables
 
 PREFIX = "#split"
 """Auxiliary relations are named PREFIX + a number (no GDL name starts with '#')."""
+ELIMINATED = "#elim"
+"""Auxiliary relations of variable elimination are named ELIMINATED + a number."""
 
 
 def split_rules(rules: Iterable[Rule]) -> list[Rule]:
@@ -55,16 +78,28 @@ def split_rules(rules: Iterable[Rule]) -> list[Rule]:
     names = (f"{PREFIX}{number}" for number in itertools.count())
     result: list[Rule] = []
     for rule in rules:
-        recursive = any(
-            isinstance(literal, Atom) and graph.recursive_with(rule.head.relation, literal.relation)
-            for literal in rule.body
-        )
-        if recursive:
+        if _recursive(rule, graph):
             result.append(rule)
             continue
         projections, rule = _project(rule, names)
         result.extend([*projections, *_split(rule, names)])
     return result
+
+
+def variable_eliminations(rules: Sequence[Rule]) -> list[list[Rule]]:
+    """For each rule, the rules that eliminate its non-head variables (see the module
+    docstring): auxiliary rules, named ELIMINATED + a number, then the rule over what is
+    left; the rule alone if nothing narrows it or it is recursive."""
+    graph = DependencyGraph(rules)
+    names = (f"{ELIMINATED}{number}" for number in itertools.count())
+    return [[rule] if _recursive(rule, graph) else _eliminate(rule, names) for rule in rules]
+
+
+def _recursive(rule: Rule, graph: DependencyGraph) -> bool:
+    return any(
+        isinstance(literal, Atom) and graph.recursive_with(rule.head.relation, literal.relation)
+        for literal in rule.body
+    )
 
 
 def _project(rule: Rule, names: Iterator[str]) -> tuple[list[Rule], Rule]:
@@ -161,3 +196,67 @@ def _binding_atoms(part: list, shared: list[str], kept: list) -> list | None:
         extra.append(atom)
         bound.update(literal_variables(atom))
     return extra
+
+
+def _eliminate(rule: Rule, names: Iterator[str]) -> list[Rule]:
+    """The rule with its non-head variables eliminated greedily into auxiliary rules, each
+    narrower than the rule it comes from; the auxiliary rules first, then what is left."""
+    head_variables = set(literal_variables(rule.head))
+    body = list(rule.body)
+    auxiliary = []
+    while (choice := _cheapest_bucket(body, head_variables)) is not None:
+        bucket, binding = choice
+        inside = {id(literal) for literal in bucket}
+        rest = [literal for literal in body if id(literal) not in inside]
+        needed = head_variables.union(*(literal_variables(literal) for literal in rest))
+        kept = [v for v in _variables_of(bucket + binding) if v in needed]
+        name = next(names)
+        atom = Atom((name, *kept) if kept else name, rule.position)
+        auxiliary.append(Rule(atom, (*bucket, *binding), rule.position))
+        body = [*rest, atom]
+    if not auxiliary:
+        return [rule]
+    return [*auxiliary, Rule(rule.head, tuple(body), rule.position)]
+
+
+def _cheapest_bucket(body: list, head_variables: set[str]) -> tuple[list, list] | None:
+    """The literals of the non-head variable whose auxiliary rule mentions the fewest
+    variables, if fewer than the whole body does, with the positive atoms of the rest of the
+    body it needs to bind the variables of its negations and distincts (they stay in the
+    rule too); None if no variable's rule is narrower."""
+    width = len(_variables_of(body))
+    best, best_size = None, width
+    for variable in _variables_of(body):
+        if variable in head_variables:
+            continue
+        bucket = [literal for literal in body if variable in literal_variables(literal)]
+        binding = _binding(bucket, [literal for literal in body if literal not in bucket])
+        if binding is not None and len(_variables_of(bucket + binding)) < best_size:
+            best, best_size = (bucket, binding), len(_variables_of(bucket + binding))
+    return best
+
+
+def _binding(bucket: list, rest: list) -> list | None:
+    """Positive atoms of `rest`, each adding the fewest new variables, that bind the variables
+    of the bucket its own positive atoms leave unbound; None if there are none such."""
+    bound = set(_variables_of([literal for literal in bucket if isinstance(literal, Atom)]))
+    unbound = set(_variables_of(bucket)) - bound
+    binding = []
+    while unbound:
+        useful = [
+            literal
+            for literal in rest
+            if isinstance(literal, Atom) and unbound & set(literal_variables(literal))
+        ]
+        if not useful:
+            return None
+        atom = min(useful, key=lambda literal: len(set(literal_variables(literal)) - bound))
+        binding.append(atom)
+        bound.update(literal_variables(atom))
+        unbound -= bound
+    return binding
+
+
+def _variables_of(literals: list) -> list[str]:
+    """The variables of the literals, each once, in order of first occurrence."""
+    return list(dict.fromkeys(v for literal in literals for v in literal_variables(literal)))
