@@ -97,6 +97,19 @@ def test_proved_invariants_hold_on_every_state_of_random_play(name):
             steps += 1
 
 
+def test_a_circuit_too_big_for_the_value_memory_gets_fewer_samples(monkeypatch):
+    """With room for the node values of 100 states only, the invariants are checked against
+    at most 100 sampled states (not MAX_SAMPLES), and the step counter of sudoku (-blanks ==
+    -50 + t in grade1) is still found and proved."""
+    from gamecheck.solvers.ground import invariants as module
+
+    system = ground(load_rule_sheet("sudoku").rules, "sudoku")
+    monkeypatch.setattr(module, "VALUE_BYTES", 100 * len(system.circuit))
+    found = find_invariants(system)
+    assert module.MIN_SAMPLES <= found.statistics["samples"] <= 100
+    assert [c.start for c in found.counters] == [-50]
+
+
 @pytest.mark.parametrize(
     ("name", "start"),
     # sudoku: a blank disappears every step (50 blanks in grade1, so the counter is

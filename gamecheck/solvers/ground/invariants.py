@@ -46,6 +46,10 @@ PLAYOUTS = 1024
 MAX_STEPS = 1000
 MAX_SAMPLES = 8192
 """Distinct sampled states that candidates are checked against (a seeded random choice)."""
+VALUE_BYTES = 512 << 20
+"""The most memory the circuit's node values in the sampled states may take (a byte each):
+a big circuit gets fewer samples (at least MIN_SAMPLES), not gigabytes."""
+MIN_SAMPLES = 64
 COUNTER_PLAYOUTS = 64
 """Playouts whose steps suggest counters (plenty: a counter must fit every step exactly)."""
 MAX_WEIGHT = 12
@@ -128,7 +132,7 @@ def find_invariants(
         key: system.circuit.disj(system.fluent_nodes[i] for i in members)
         for key, members in groups.items()
     }
-    samples = _distinct_sample(playouts.visited(), seed)
+    samples = _distinct_sample(playouts.visited(), seed, _most_samples(system))
     candidates, exclusions = [], []
     state: list[StateInvariant] = []
     counters: list[Counter] = []
@@ -185,13 +189,18 @@ def _groups(fluents: tuple[Term, ...]) -> dict[tuple, list[int]]:
     return groups
 
 
-def _distinct_sample(states: np.ndarray, seed: int) -> np.ndarray:
-    """At most MAX_SAMPLES distinct states (rows), chosen at random with the seed."""
+def _most_samples(system: TransitionSystem) -> int:
+    """MAX_SAMPLES, or as many as keep the node values within VALUE_BYTES."""
+    return max(MIN_SAMPLES, min(MAX_SAMPLES, VALUE_BYTES // max(1, len(system.circuit))))
+
+
+def _distinct_sample(states: np.ndarray, seed: int, most: int) -> np.ndarray:
+    """At most `most` distinct states (rows), chosen at random with the seed."""
     packed = np.packbits(states, axis=1)
     _, first = np.unique(packed.view(f"V{packed.shape[1]}").ravel(), return_index=True)
     states = states[np.sort(first)]
-    if len(states) > MAX_SAMPLES:
-        chosen = np.random.default_rng(seed).choice(len(states), MAX_SAMPLES, replace=False)
+    if len(states) > most:
+        chosen = np.random.default_rng(seed).choice(len(states), most, replace=False)
         states = states[np.sort(chosen)]
     return states
 
