@@ -16,12 +16,12 @@ Where RULES.md leaves room, this module chooses (and `state_from_facts` enforces
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from gamecheck.errors import BadTermError
 from gamecheck.gdl.terms import numeral, parse_term, term_text
-from gamecheck.models.base import Board, Game
+from gamecheck.models.base import Board, Game, steps_for_moves
 from gamecheck.models.noop import NOOP, NOOP_ONLY, Noop
 
 ROLES = ("red", "yellow", "blue")
@@ -236,6 +236,17 @@ class Ttcc4Game(Game):
     def goals(self, state: TtccState) -> tuple[int, int, int]:
         return tuple(WIN if state.winners >> role & 1 else LOSS for role in range(3))
 
+    def steps_to_win(self, state: TtccState, team: Sequence[int]) -> int:
+        """Each role of the team needs `moves_to_line` moves of its own, one every 3 steps:
+        only a role's own move adds its pieces to the centre (a captured pawn, checker or
+        knight goes back to the border), one piece on one cell, so at most one to any line."""
+        if self.is_terminal(state):
+            return 0
+        board, control = state.board, state.control
+        return max(
+            steps_for_moves(moves_to_line(board, role), role, control, len(ROLES)) for role in team
+        )
+
     def state_facts(self, state: TtccState) -> frozenset[str]:
         facts = {
             "(cell {} {} {})".format(*coordinates(cell), PIECE_NAMES[code])
@@ -365,6 +376,15 @@ def play(board: bytes, mover: int, action: Drop | Move | Jump) -> tuple[bytes, i
     if captured and KIND[captured] != DISC:
         cells[START_CELL[captured]] = captured
     return bytes(cells), action.target
+
+
+def moves_to_line(board: bytes, role: int) -> int:
+    """3 minus the most pieces `role` has on one line of the centre square."""
+    owner = OWNER
+    return 3 - max(
+        (owner[board[a]] == role) + (owner[board[b]] == role) + (owner[board[c]] == role)
+        for a, b, c in CENTRE_LINES
+    )
 
 
 def line_owners(board: bytes) -> int:

@@ -3,7 +3,8 @@ the other roles do?
 
 The team's roles choose together and all other roles play together against them
 (solvers/forced_win/and_or.py gives the exact definition of "won within d"). `forced_win`
-deepens d from a lower bound (0, or a depth below which the rules allow no win at all): the
+deepens d from a lower bound (0, or a depth below which the rules allow no win at all: the
+caller's, or the game's own `steps_to_win`): the
 first depth that is won is the fewest steps of a forced win, and a loss proved for a larger
 depth than asked skips the depths in between. Each depth is settled by a portfolio of the two
 methods of and_or.py on the same tables, depth-first search and df-pn, taking turns with node
@@ -72,7 +73,8 @@ class ForcedWin:
     method: str
     lower_bound: int = 0
     """No win takes fewer steps, proved before the main search began (by the rules' counter,
-    the shortest line where every role helps, or a first short search; 0: no bound)."""
+    the shortest line where every role helps, the game's `steps_to_win`, or a first short
+    search; 0: no bound)."""
     team_source: str = "alone"
     """How the team was chosen: `alone`, `given` (--team), or `proved` (equal goals)."""
     strategy: Strategy | None = field(default=None, repr=False, compare=False)
@@ -113,13 +115,15 @@ def forced_win(
     """Whether the `team` (a role, or several that choose together) can force goal 100 for
     all its roles from `start` (default: the initial state) within `max_depth` steps
     (default: the game's step bound), and in how few. `lower_bound`: a depth below which no
-    win is possible, proved by the caller. StuckState if a role has no legal action in a
-    non-terminal state the search meets."""
+    win is possible, proved by the caller (the game's `steps_to_win` is used too).
+    StuckState if a role has no legal action in a non-terminal state the search meets."""
     roles = [team] if isinstance(team, str) else list(team)
     sides = make_sides(game, roles)
     state = game.initial_state() if start is None else start
     max_depth = depth_bound(game, max_depth)
     budget = budget or Budget()
+    if not game.is_terminal(state):
+        lower_bound = max(lower_bound, game.steps_to_win(state, sides.team))
     bar = tqdm(
         desc=f"{game.name} {','.join(sides.team_roles)}",
         unit="node",
