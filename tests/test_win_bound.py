@@ -5,6 +5,7 @@ forced-win search settling a depth below the bound without a node."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -116,6 +117,32 @@ def test_tictacchess_hand_positions(cells, control, team, steps):
     assert TICTACCHESS.steps_to_win(state, team) == steps
 
 
+@pytest.mark.parametrize(
+    ("state", "team", "steps"),
+    [
+        # the game ends without red's win by yellow's line at the earliest: steps 2, 5, 8
+        (TTCC4.initial_state(), (RED,), 8),
+        (TTCC4.initial_state(), (YELLOW,), 7),  # red's line ends it, steps 1, 4, 7
+        (TTCC4.initial_state(), (RED, YELLOW), 7),  # red's line leaves yellow at 0
+        (RED_ONE_MOVE_AWAY, (YELLOW,), 2),  # red's line
+        (RED_ONE_MOVE_AWAY, (RED,), 7),  # blue's line before yellow's (9)
+        (YELLOW_BLOCKS, (BLUE,), 3),  # red's line before yellow's (4)
+        (YELLOW_BLOCKS, (RED,), 4),  # yellow's
+    ],
+)
+def test_ttcc4_steps_to_a_loss(state, team, steps):
+    assert TTCC4.steps_to_loss(state, team) == steps
+
+
+def test_ttcc4_steps_to_a_loss_at_the_step_limit():
+    # as YELLOW_BLOCKS at step 29: the state with (step 31) ends the game in 2 steps, with
+    # 0 for every role without a line, before yellow's line (4)
+    facts = TTCC4.state_facts(YELLOW_BLOCKS) - {"(step 20)"} | {"(step 29)"}
+    state = TTCC4.state_from_facts(facts)
+    assert TTCC4.steps_to_loss(state, (RED,)) == 2
+    assert TTCC4.steps_to_win(state, (RED,)) == 3  # beyond the end: no win at all
+
+
 def test_a_terminal_state_has_no_bound():
     # red's line (3 3) (3 4) (3 5) is made: the game is over
     state = ttcc4_state({"redPawn": "3 4"}, {"3 3": "red", "3 5": "red"}, "yellow", 9)
@@ -123,47 +150,62 @@ def test_a_terminal_state_has_no_bound():
     assert TTCC4.steps_to_win(state, (RED,)) == 0
 
 
-def near_lines(per_bound: int) -> list[tuple[object, int, int]]:
-    """(state, role, bound) from seeded random ttcc4 playouts: `per_bound` cases for each
-    bound 2, 3 and 4 steps (nobody has a line in them)."""
+def sampled(bound, per_bound: int) -> list[tuple[object, int, int]]:
+    """(state, role, bound(state, (role,))) from seeded random ttcc4 playouts: `per_bound`
+    cases for each bound 2, 3 and 4 steps."""
     found: dict[int, list] = {2: [], 3: [], 4: []}
     for seed in range(400):
         rng = random.Random(seed)
         state = TTCC4.initial_state()
         while not TTCC4.is_terminal(state):
             for role in range(3):
-                cases = found.get(TTCC4.steps_to_win(state, (role,)))
-                if cases is not None and len(cases) < per_bound and rng.random() < 0.1:
-                    cases.append((state, role, TTCC4.steps_to_win(state, (role,))))
-            state = TTCC4.apply(state, tuple(rng.choice(j) for j in joint_choices(state)))
+                steps = bound(state, (role,))
+                if len(found.get(steps, "full")) < per_bound and rng.random() < 0.1:
+                    found[steps].append((state, role, steps))
+            joint = tuple(rng.choice(TTCC4.legal(state, role)) for role in TTCC4.roles)
+            state = TTCC4.apply(state, joint)
     return [case for cases in found.values() for case in cases]
 
 
-def joint_choices(state) -> list[list]:
-    return [TTCC4.legal(state, role) for role in TTCC4.roles]
-
-
-def test_no_line_sooner_on_the_rule_sheet():
-    # Second method: every state reachable within bound - 1 steps, all roles helping, on our
-    # GDL rule sheet played by the reasoner: the role has goal 100 in none of them.
+def reached_within(state, steps: int) -> set:
+    """Every state of our GDL rule sheet of ttcc4 (played by the reasoner) reachable from
+    `state` in 1 to `steps` steps, all roles playing every action."""
     sheet = load_rule_sheet(TTCC4)
-    cases = near_lines(4)
-    assert len(cases) == 12
+    frontier = {sheet.state_from_facts(TTCC4.state_facts(state))}
+    reached = set()
+    for _ in range(steps):
+        frontier = {
+            sheet.apply(here, joint)
+            for here in frontier
+            if not sheet.is_terminal(here)
+            for joint in sheet.joint_actions(here)
+        }
+        reached |= frontier
+    return reached
+
+
+def test_no_win_sooner_on_the_rule_sheet():
+    # Second method: within bound - 1 steps, all roles helping, the role has goal 100 nowhere
+    sheet = load_rule_sheet(TTCC4)
+    cases = sampled(TTCC4.steps_to_win, 3)
+    assert len(cases) == 9
     for state, role, steps in cases:
-        frontier = {sheet.state_from_facts(TTCC4.state_facts(state))}
         name = TTCC4.roles[role]
-        for _ in range(steps - 1):
-            frontier = {
-                sheet.apply(here, joint)
-                for here in frontier
-                if not sheet.is_terminal(here)
-                for joint in sheet.joint_actions(here)
-            }
-            assert not any(100 in sheet.goal_values(here)[name] for here in frontier), (
-                TTCC4.picture(state),
-                name,
-                steps,
-            )
+        for here in reached_within(state, steps - 1):
+            assert 100 not in sheet.goal_values(here)[name], (TTCC4.picture(state), name)
+
+
+def test_no_loss_sooner_on_the_rule_sheet():
+    # Second method: within bound - 1 steps, all roles helping, no terminal state gives the
+    # role a goal below 100
+    sheet = load_rule_sheet(TTCC4)
+    cases = sampled(TTCC4.steps_to_loss, 3)
+    assert len(cases) == 9
+    for state, role, steps in cases:
+        name = TTCC4.roles[role]
+        for here in reached_within(state, steps - 1):
+            if sheet.is_terminal(here):
+                assert sheet.goal_values(here)[name] == {100}, (TTCC4.picture(state), name)
 
 
 def test_the_search_settles_depths_below_the_bound_without_a_node():
@@ -187,3 +229,53 @@ def test_answers_with_the_bound_agree_with_the_reference(depth_first):
                 value = prover.prove(state, depth, depth_first=depth_first)
                 expected = won_within(TTCC4, TTCC4.roles[role], state, depth)
                 assert (value >= 0) == expected, (role, depth)
+
+
+def spoiled_within(game, team: tuple[int, ...], state, depth: int) -> bool:
+    """Plainly, with the checked `next`: can the roles outside `team` force, within `depth`,
+    a terminal state where some role of `team` has a goal below 100?"""
+    if game.is_terminal(state):
+        return any(game.goals(state)[i] != 100 for i in team)
+    if depth == 0:
+        return False
+    legal = [game.legal(state, role) for role in game.roles]
+    others = [i for i in range(len(legal)) if i not in team]
+    for choice in itertools.product(*(legal[i] for i in others)):
+        fixed = dict(zip(others, choice, strict=True))
+        replies = itertools.product(*([fixed[i]] if i in fixed else legal[i] for i in range(3)))
+        if all(spoiled_within(game, team, game.next(state, joint), depth - 1) for joint in replies):
+            return True
+    return False
+
+
+def test_the_spoilers_win_where_the_team_does_not():
+    yellow_line = ttcc4_state({}, {"3 3": "yellow", "4 4": "yellow", "5 5": "yellow"}, "red", 9)
+    red_line = ttcc4_state({}, {"3 3": "red", "4 4": "red", "5 5": "red"}, "yellow", 9)
+    of_red = Sides(TTCC4, (RED,)).spoilers()
+    assert of_red.team == (YELLOW, BLUE)
+    assert of_red.won(yellow_line) and not of_red.won(red_line)
+    # red's line leaves yellow at 0: a win for blue, the spoiler of the team red, yellow
+    assert Sides(TTCC4, (RED, YELLOW)).spoilers().won(red_line)
+
+
+@pytest.mark.parametrize("depth_first", [True, False], ids=["depth-first", "df-pn"])
+def test_spoiler_answers_agree_with_a_plain_search(depth_first):
+    assert spoiled_within(TTCC4, (BLUE,), RED_DROPS_TO_WIN, 1)
+    for state in (RED_ONE_MOVE_AWAY, YELLOW_BLOCKS, RED_DROPS_TO_WIN):
+        for role in range(3):
+            spoilers = Sides(TTCC4, (role,)).spoilers()
+            for depth in range(4):
+                prover = Prover(spoilers, NodeCounter(Budget()))
+                value = prover.prove(state, depth, depth_first=depth_first)
+                assert (value >= 0) == spoiled_within(TTCC4, (role,), state, depth), (role, depth)
+
+
+def test_a_spoiler_win_settles_every_depth():
+    # yellow, to move, drops into column 4 onto (4 4): the diagonal (3 5) (4 4) (5 3) is its
+    # line, so red and blue never win, at any depth
+    state = ttcc4_state(
+        {}, {"4 2": "blue", "4 3": "red", "3 5": "yellow", "5 3": "yellow"}, "yellow", 5
+    )
+    for role in ("red", "blue"):
+        result = forced_win(TTCC4, role, start=state)
+        assert (result.status, result.searched_depth) == (Status.NONE, 30)

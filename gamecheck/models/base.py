@@ -81,6 +81,11 @@ class Game(ABC):
         overrides it only where its rules prove the bound."""
         return 0
 
+    def steps_to_loss(self, state: State, team: Sequence[int]) -> int:
+        """A lower bound on the steps from the non-terminal `state` to a terminal state where
+        some role of `team` has a goal below 100 (0: nothing known); as `steps_to_win`."""
+        return 0
+
     def next(self, state: State, joint: Sequence[Action]) -> State:
         """The next state after a joint action; IllegalActionError if it is not legal."""
         joint = tuple(joint)

@@ -90,6 +90,19 @@ CENTRE_LINES = tuple(
 )
 """The 8 lines (rows, columns, diagonals) of the centre square 3..5."""
 LINES_THROUGH = tuple(tuple(line for line in CENTRE_LINES if cell in line) for cell in CELLS)
+CENTRE_BITS = tuple(
+    (1 << i, cell_of(x, y)) for i, (x, y) in enumerate((x, y) for x in (3, 4, 5) for y in (3, 4, 5))
+)
+"""The bit of each centre cell in a 9-bit picture of the centre square, and the cell."""
+MOVES_TO_LINE = tuple(
+    3
+    - max(
+        sum(1 for bit, cell in CENTRE_BITS if pattern & bit and cell in line)
+        for line in CENTRE_LINES
+    )
+    for pattern in range(1 << 9)
+)
+"""Per 9-bit picture of a role's centre pieces: 3 minus the most of them on one line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,14 +250,30 @@ class Ttcc4Game(Game):
         return tuple(WIN if state.winners >> role & 1 else LOSS for role in range(3))
 
     def steps_to_win(self, state: TtccState, team: Sequence[int]) -> int:
-        """Each role of the team needs `moves_to_line` moves of its own, one every 3 steps:
+        """Each role of the team needs MOVES_TO_LINE moves of its own, one every 3 steps:
         only a role's own move adds its pieces to the centre (a captured pawn, checker or
         knight goes back to the border), one piece on one cell, so at most one to any line."""
         if self.is_terminal(state):
             return 0
-        board, control = state.board, state.control
+        pieces, control = centre_pieces(state.board), state.control
         return max(
-            steps_for_moves(moves_to_line(board, role), role, control, len(ROLES)) for role in team
+            steps_for_moves(MOVES_TO_LINE[pieces[role]], role, control, len(ROLES)) for role in team
+        )
+
+    def steps_to_loss(self, state: TtccState, team: Sequence[int]) -> int:
+        """The game ends with a team role below 100 by the step limit, or by a line of a
+        role other than the team's only one (a line ends the game at once: only the mover
+        can make one, so nobody else has one then); each role's line as in `steps_to_win`."""
+        if self.is_terminal(state):
+            return 0
+        pieces, control = centre_pieces(state.board), state.control
+        spoiling = [role for role in range(len(ROLES)) if (role,) != tuple(team)]
+        return min(
+            STEP_LIMIT - state.step,
+            *(
+                steps_for_moves(MOVES_TO_LINE[pieces[role]], role, control, len(ROLES))
+                for role in spoiling
+            ),
         )
 
     def state_facts(self, state: TtccState) -> frozenset[str]:
@@ -378,13 +407,14 @@ def play(board: bytes, mover: int, action: Drop | Move | Jump) -> tuple[bytes, i
     return bytes(cells), action.target
 
 
-def moves_to_line(board: bytes, role: int) -> int:
-    """3 minus the most pieces `role` has on one line of the centre square."""
-    owner = OWNER
-    return 3 - max(
-        (owner[board[a]] == role) + (owner[board[b]] == role) + (owner[board[c]] == role)
-        for a, b, c in CENTRE_LINES
-    )
+def centre_pieces(board: bytes) -> list[int]:
+    """Per role, its pieces on the centre square as 9 bits (see CENTRE_BITS)."""
+    pieces = [0, 0, 0]
+    for bit, cell in CENTRE_BITS:
+        code = board[cell]
+        if code:
+            pieces[OWNER[code]] |= bit
+    return pieces
 
 
 def line_owners(board: bytes) -> int:

@@ -1,14 +1,16 @@
 """AND/OR search for forced wins: depth-first search and df-pn on shared tables.
 
 `Prover.prove(state, d)` settles "won within d" for a team (solvers/forced_win/sides.py): a
-state is won within d when it is terminal with goal 100 for every team role, or d > 0, it is
-not terminal, and some joint action of the team makes every joint reply of the opponents lead
-to a state won within d - 1. Won within d implies won within any larger depth, so one table
-entry per state keeps the smallest depth a win is proved for (with the team's action) and the
-largest depth a loss is proved for; it answers every (state, remaining depth) query, across
-depths and across both methods. Where the game proves that a win takes at least m steps from
-a state (`Game.steps_to_win`), the state is recorded as lost up to depth m - 1 as soon as it
-is met, and is expanded only where more than m - 1 steps remain. The search:
+state is won within d when it is terminal and won for the team (`Sides.won`: goal 100 for
+every team role; for the spoilers of a team, a goal below 100 for one of the team's roles), or
+d > 0, it is not terminal, and some joint action of the team makes every joint reply of the
+opponents lead to a state won within d - 1. Won within d implies won within any larger depth,
+so one table entry per state keeps the smallest depth a win is proved for (with the team's
+action) and the largest depth a loss is proved for; it answers every (state, remaining depth)
+query, across depths and across both methods. Where the rules prove that a win takes at
+least m steps from a state (`Sides.steps_to_win`: the game's `steps_to_win` or
+`steps_to_loss`), the state is recorded as lost up to depth m - 1 as soon as it is met, and
+is expanded only where more than m - 1 steps remain. The search:
 
 - depth-first search with move ordering: immediate wins first (every reply known won), moves
   known to lose last, the history heuristic between; and immediate-threat pruning: where the
@@ -171,8 +173,8 @@ class Prover:
 
     def _classify(self, key: State) -> None:
         """Record a terminal state as won at depth 0 or lost at every depth, and another
-        state as lost within m - 1 when the game proves that a win takes at least m steps
-        (`Game.steps_to_win`)."""
+        state as lost within m - 1 when the rules prove that a win takes at least m steps
+        (`Sides.steps_to_win`)."""
         if key in self.solved:
             return
         if self.game.is_terminal(key):
@@ -181,7 +183,7 @@ class Prover:
             else:
                 self.solved[key] = _Solved(loss=INFINITE)
             return
-        steps = self.game.steps_to_win(key, self.sides.team)
+        steps = self.sides.steps_to_win(key)
         if steps > 1:
             self.solved[key] = _Solved(loss=steps - 1)
 

@@ -8,8 +8,11 @@ caller's, or the game's own `steps_to_win`): the
 first depth that is won is the fewest steps of a forced win, and a loss proved for a larger
 depth than asked skips the depths in between. Each depth is settled by a portfolio of the two
 methods of and_or.py on the same tables, depth-first search and df-pn, taking turns with node
-budgets that double every round. Every strategy found is replayed by `check_strategy` (on the
-checked `next`) before it is returned.
+budgets that double every round. A third turn in every round goes to the spoiler search, the
+opposite question deepened on tables of its own: can the opponents force the game to end
+without the team's win (sides.py `Spoilers`)? Once that is proved, the team has no forced win
+at any depth. Every strategy found is replayed by `check_strategy` (on the checked `next`)
+before it is returned.
 """
 
 from __future__ import annotations
@@ -26,7 +29,13 @@ from tqdm import tqdm
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.models.base import Game, State
 from gamecheck.schema import stamped
-from gamecheck.solvers.forced_win.and_or import CHECK_EVERY, NodeCounter, Prover, SliceExhausted
+from gamecheck.solvers.forced_win.and_or import (
+    CHECK_EVERY,
+    INFINITE,
+    NodeCounter,
+    Prover,
+    SliceExhausted,
+)
 from gamecheck.solvers.forced_win.sides import Sides, make_sides
 from gamecheck.solvers.forced_win.strategy import Strategy
 from gamecheck.solvers.forced_win.strategy_check import check_strategy
@@ -123,7 +132,7 @@ def forced_win(
     max_depth = depth_bound(game, max_depth)
     budget = budget or Budget()
     if not game.is_terminal(state):
-        lower_bound = max(lower_bound, game.steps_to_win(state, sides.team))
+        lower_bound = max(lower_bound, sides.steps_to_win(state))
     bar = tqdm(
         desc=f"{game.name} {','.join(sides.team_roles)}",
         unit="node",
@@ -134,6 +143,7 @@ def forced_win(
     )
     counter = NodeCounter(budget, node_limit, lambda _: bar.update(CHECK_EVERY))
     prover = Prover(sides, counter, symmetry_of(game, sides.team))
+    spoilers = _SpoilerSearch(sides, counter) if sides.opponents else None
     answer = _Answer(game, roles[0], sides, max_depth, counter, time.monotonic(), lower_bound)
     if lower_bound > max_depth:
         return answer.result(Status.NONE, max_depth)
@@ -146,7 +156,9 @@ def forced_win(
         while depth <= max_depth:
             bar.set_postfix(depth=depth)
             counter.check()
-            value = _settle(prover, state, depth, order)
+            value = _settle(prover, state, depth, order, spoilers)
+            if value is None:
+                return answer.result(Status.NONE, max_depth)
             if value >= 0:
                 depth = value
                 break
@@ -172,13 +184,25 @@ def depth_bound(game: Game, max_depth: int | None) -> int:
     return game.step_bound if game.step_bound is not None else DEFAULT_MAX_DEPTH
 
 
-def _settle(prover: Prover, state: State, depth: int, order: list[bool]) -> int:
+def _settle(
+    prover: Prover,
+    state: State,
+    depth: int,
+    order: list[bool],
+    spoilers: _SpoilerSearch | None = None,
+) -> int | None:
     """Won within `depth`, by a portfolio: depth-first search and df-pn take turns with node
     budgets that double every round, on the same tables; the method that settles a depth is
-    tried first at the next one (`order` is updated)."""
+    tried first at the next one (`order` is updated). The spoiler search, if any, takes the
+    first turn of every round, with df-pn's budget in the first round (a depth the others
+    settle at once costs it little) and depth-first search's after: None when it proves the
+    opponents' win."""
     counter = prover.counter
     share = SLICE_NODES
+    spoiler_nodes = share // PROOF_NUMBER_SHARE
     while True:
+        if spoilers is not None and spoilers.win(state, spoiler_nodes):
+            return None
         for depth_first in list(order):
             slice_nodes = share if depth_first else share // PROOF_NUMBER_SHARE
             counter.slice_end = counter.nodes + slice_nodes
@@ -191,6 +215,36 @@ def _settle(prover: Prover, state: State, depth: int, order: list[bool]) -> int:
             order.sort(key=lambda method: method != depth_first)
             return value
         share *= 2
+        spoiler_nodes = share
+
+
+class _SpoilerSearch:
+    """The opposite question, deepened beside the main search: can the opponents force the
+    game to end without the team's win? If so, the team has no forced win at any depth.
+    Each try gets a number of nodes; its tables carry over to the next."""
+
+    def __init__(self, sides: Sides, counter: NodeCounter):
+        spoilers = sides.spoilers()
+        self.prover = Prover(spoilers, counter, symmetry_of(sides.game, spoilers.team))
+        self.depth = 0
+
+    def win(self, state: State, nodes: int) -> bool:
+        """Whether the opponents' win is proved, deepening within `nodes` more nodes."""
+        if nodes <= 0 or self.depth >= INFINITE:
+            return False
+        counter = self.prover.counter
+        counter.slice_end = counter.nodes + nodes
+        try:
+            while self.depth < INFINITE:
+                value = self.prover.prove(state, self.depth, depth_first=True)
+                if value >= 0:
+                    return True
+                self.depth = -value
+        except SliceExhausted:
+            pass
+        finally:
+            counter.slice_end = None
+        return False
 
 
 def first_action(sides: Sides, strategy: Strategy) -> str | None:
