@@ -4,15 +4,14 @@ the other roles do?
 The team's roles choose together and all other roles play together against them
 (solvers/forced_win/and_or.py gives the exact definition of "won within d"). `forced_win`
 deepens d from a lower bound (0, or a depth below which the rules allow no win at all: the
-caller's, or the game's own `steps_to_win`): the
-first depth that is won is the fewest steps of a forced win, and a loss proved for a larger
-depth than asked skips the depths in between. Each depth is settled by a portfolio of the two
-methods of and_or.py on the same tables, depth-first search and df-pn, taking turns with node
-budgets that double every round. A third turn in every round goes to the spoiler search, the
-opposite question deepened on tables of its own: can the opponents force the game to end
-without the team's win (sides.py `Spoilers`)? Once that is proved, the team has no forced win
-at any depth. Every strategy found is replayed by `check_strategy` (on the checked `next`)
-before it is returned.
+caller's, or the game's own `steps_to_win`): the first depth that is won is the fewest steps
+of a forced win, and a loss proved for a larger depth than asked skips the depths in between.
+Each depth is settled by a portfolio of the two methods of and_or.py on the same tables,
+depth-first search and df-pn, taking turns with node budgets that double every round. The
+spoiler search takes a turn in every round too: the opposite question, deepened on tables of
+its own, can the opponents force the game to end without the team's win (sides.py
+`Spoilers`)? Once that is proved, the team has no forced win at any depth. Every strategy
+found is replayed by `check_strategy` (on the checked `next`) before it is returned.
 """
 
 from __future__ import annotations
