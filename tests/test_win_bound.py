@@ -160,7 +160,7 @@ def sampled(bound, per_bound: int) -> list[tuple[object, int, int]]:
         while not TTCC4.is_terminal(state):
             for role in range(3):
                 steps = bound(state, (role,))
-                if len(found.get(steps, "full")) < per_bound and rng.random() < 0.1:
+                if steps in found and len(found[steps]) < per_bound and rng.random() < 0.1:
                     found[steps].append((state, role, steps))
             joint = tuple(rng.choice(TTCC4.legal(state, role)) for role in TTCC4.roles)
             state = TTCC4.apply(state, joint)
