@@ -143,6 +143,13 @@ def test_ttcc4_steps_to_a_loss_at_the_step_limit():
     assert TTCC4.steps_to_win(state, (RED,)) == 3  # beyond the end: no win at all
 
 
+def test_tictacchess_steps_to_a_loss():
+    # red's line (steps 2 from here) ends it without yellow's win; step 10: 21 steps left
+    assert TICTACCHESS.steps_to_loss(tictacchess_state(*ONE_JUMP, control="blue"), (YELLOW,)) == 2
+    # yellow's line at the earliest (steps 2, 5, 8) before blue's (9)
+    assert TICTACCHESS.steps_to_loss(tictacchess_state(*TWO_MOVES, control="red"), (RED,)) == 8
+
+
 def test_a_terminal_state_has_no_bound():
     # red's line (3 3) (3 4) (3 5) is made: the game is over
     state = ttcc4_state({"redPawn": "3 4"}, {"3 3": "red", "3 5": "red"}, "yellow", 9)

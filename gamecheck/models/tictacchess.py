@@ -167,6 +167,18 @@ class TictacchessGame(Game):
             for role in team
         )
 
+    def steps_to_loss(self, state: TictacchessState, team: Sequence[int]) -> int:
+        """The game ends with a team role below 100 by the step limit, or by a line of a
+        role other than the team's only one (only the mover can make a line, so nobody else
+        has one then); each role's line as in `steps_to_win`."""
+        if self.is_terminal(state):
+            return 0
+        spoiling = [role for role in range(len(ROLES)) if (role,) != tuple(team)]
+        return min(
+            LAST_STEP - state.step,
+            *(self.steps_to_win(state, (role,)) for role in spoiling),
+        )
+
     def goals(self, state: TictacchessState) -> tuple[int, ...]:
         return tuple(WIN if state.lines >> i & 1 else LOSS for i in range(len(ROLES)))
 
