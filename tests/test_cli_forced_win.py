@@ -96,7 +96,7 @@ def test_json_keys_and_values(capsys, one_jump):
         "max_depth": 30,
         "depth": 1,
         "searched_depth": 0,
-        "lower_bound": 0,
+        "lower_bound": 1,  # red needs a move of its own: at least 1 step (steps_to_win)
         "first_action": "(move 1 4 3 5)",
         "strategy_size": 1,
         "method": "search",
@@ -246,9 +246,11 @@ def test_endgame_study_of_one_role(capsys):
     assert table[2] == "every position is settled (found or none) for every K up to 1"
 
 
-def test_no_time_left_gives_unknown_before_depth_0():
+def test_no_time_left_gives_unknown_past_the_rules_bound_only():
+    # red needs three moves of its own for a line (steps 1, 4, 7): none within 6 is known
+    # without a search, nothing more
     result = forced_win(get_game("tictacchess"), "red", budget=Budget(1e-9))
-    assert (result.status, result.searched_depth, result.nodes) == (Status.UNKNOWN, -1, 0)
+    assert (result.status, result.searched_depth, result.nodes) == (Status.UNKNOWN, 6, 0)
 
 
 def test_a_gdl_rule_sheet_from_a_state_file(capsys, tmp_path):

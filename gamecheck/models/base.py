@@ -75,6 +75,17 @@ class Game(ABC):
     def parse_action(self, role: str, text: str) -> Action:
         """The action of `role` written as GDL text; BadTermError if it is none."""
 
+    def steps_to_win(self, state: State, team: Sequence[int]) -> int:
+        """A lower bound on the steps from the non-terminal `state` to a terminal state where
+        every role of `team` (indexes into `roles`) has goal 100 (0: nothing known). A game
+        overrides it only where its rules prove the bound."""
+        return 0
+
+    def steps_to_loss(self, state: State, team: Sequence[int]) -> int:
+        """A lower bound on the steps from the non-terminal `state` to a terminal state where
+        some role of `team` has a goal below 100 (0: nothing known); as `steps_to_win`."""
+        return 0
+
     def next(self, state: State, joint: Sequence[Action]) -> State:
         """The next state after a joint action; IllegalActionError if it is not legal."""
         joint = tuple(joint)
@@ -115,3 +126,11 @@ class Game(ABC):
     def board(self, state: State) -> Board | None:
         """The state as a Board to draw as an image, for games that have a board."""
         return None
+
+
+def steps_for_moves(moves: int, role: int, control: int, roles: int) -> int:
+    """The fewest steps after which `role` can have made `moves` moves, in a game where
+    control passes to the next of `roles` roles every step (role `control` moves first)."""
+    if moves == 0:
+        return 0
+    return (role - control) % roles + roles * (moves - 1) + 1

@@ -17,12 +17,12 @@ Internally each role's pieces are a 49-bit mask, cell (x y) being bit 7(x-1) + (
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from gamecheck.errors import BadTermError
 from gamecheck.gdl.terms import parse_term, term_text
-from gamecheck.models.base import Board, Game
+from gamecheck.models.base import Board, Game, steps_for_moves
 
 ROLES = ("red", "yellow", "blue")
 SIZE = 7
@@ -85,6 +85,11 @@ HAS_LINE = tuple(
     any(_centre_cells(pattern) & line == line for line in CENTRE_LINES) for pattern in range(1 << 9)
 )
 """For each 9-bit picture of the centre square (see `_centre_pattern`), whether it has a line."""
+MOVES_TO_LINE = tuple(
+    3 - max((_centre_cells(pattern) & line).bit_count() for line in CENTRE_LINES)
+    for pattern in range(1 << 9)
+)
+"""For each 9-bit picture of a role's centre pieces, 3 minus the most it has on one line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +153,31 @@ class TictacchessGame(Game):
 
     def is_terminal(self, state: TictacchessState) -> bool:
         return bool(state.lines) or state.step >= LAST_STEP
+
+    def steps_to_win(self, state: TictacchessState, team: Sequence[int]) -> int:
+        """Each role of the team needs MOVES_TO_LINE moves of its own, one every 3 steps: only
+        a role's own move puts its pieces on the centre square (spawn cells are border cells,
+        captures only remove), one piece on one cell, so at most one onto any line."""
+        if self.is_terminal(state):
+            return 0
+        return max(
+            steps_for_moves(
+                MOVES_TO_LINE[_centre_pattern(state.pieces[role])], role, state.control, len(ROLES)
+            )
+            for role in team
+        )
+
+    def steps_to_loss(self, state: TictacchessState, team: Sequence[int]) -> int:
+        """The game ends with a team role below 100 by the step limit, or by a line of a
+        role other than the team's only one (only the mover can make a line, so nobody else
+        has one then); each role's line as in `steps_to_win`."""
+        if self.is_terminal(state):
+            return 0
+        spoiling = [role for role in range(len(ROLES)) if (role,) != tuple(team)]
+        return min(
+            LAST_STEP - state.step,
+            *(self.steps_to_win(state, (role,)) for role in spoiling),
+        )
 
     def goals(self, state: TictacchessState) -> tuple[int, ...]:
         return tuple(WIN if state.lines >> i & 1 else LOSS for i in range(len(ROLES)))

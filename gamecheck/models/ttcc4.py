@@ -16,12 +16,12 @@ Where RULES.md leaves room, this module chooses (and `state_from_facts` enforces
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from gamecheck.errors import BadTermError
 from gamecheck.gdl.terms import numeral, parse_term, term_text
-from gamecheck.models.base import Board, Game
+from gamecheck.models.base import Board, Game, steps_for_moves
 from gamecheck.models.noop import NOOP, NOOP_ONLY, Noop
 
 ROLES = ("red", "yellow", "blue")
@@ -90,6 +90,19 @@ CENTRE_LINES = tuple(
 )
 """The 8 lines (rows, columns, diagonals) of the centre square 3..5."""
 LINES_THROUGH = tuple(tuple(line for line in CENTRE_LINES if cell in line) for cell in CELLS)
+CENTRE_BITS = tuple(
+    (1 << i, cell_of(x, y)) for i, (x, y) in enumerate((x, y) for x in (3, 4, 5) for y in (3, 4, 5))
+)
+"""The bit of each centre cell in a 9-bit picture of the centre square, and the cell."""
+MOVES_TO_LINE = tuple(
+    3
+    - max(
+        sum(1 for bit, cell in CENTRE_BITS if pattern & bit and cell in line)
+        for line in CENTRE_LINES
+    )
+    for pattern in range(1 << 9)
+)
+"""Per 9-bit picture of a role's centre pieces: 3 minus the most of them on one line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +249,33 @@ class Ttcc4Game(Game):
     def goals(self, state: TtccState) -> tuple[int, int, int]:
         return tuple(WIN if state.winners >> role & 1 else LOSS for role in range(3))
 
+    def steps_to_win(self, state: TtccState, team: Sequence[int]) -> int:
+        """Each role of the team needs MOVES_TO_LINE moves of its own, one every 3 steps:
+        only a role's own move adds its pieces to the centre (a captured pawn, checker or
+        knight goes back to the border), one piece on one cell, so at most one to any line."""
+        if self.is_terminal(state):
+            return 0
+        pieces, control = centre_pieces(state.board), state.control
+        return max(
+            steps_for_moves(MOVES_TO_LINE[pieces[role]], role, control, len(ROLES)) for role in team
+        )
+
+    def steps_to_loss(self, state: TtccState, team: Sequence[int]) -> int:
+        """The game ends with a team role below 100 by the step limit, or by a line of a
+        role other than the team's only one (a line ends the game at once: only the mover
+        can make one, so nobody else has one then); each role's line as in `steps_to_win`."""
+        if self.is_terminal(state):
+            return 0
+        pieces, control = centre_pieces(state.board), state.control
+        spoiling = [role for role in range(len(ROLES)) if (role,) != tuple(team)]
+        return min(
+            STEP_LIMIT - state.step,
+            *(
+                steps_for_moves(MOVES_TO_LINE[pieces[role]], role, control, len(ROLES))
+                for role in spoiling
+            ),
+        )
+
     def state_facts(self, state: TtccState) -> frozenset[str]:
         facts = {
             "(cell {} {} {})".format(*coordinates(cell), PIECE_NAMES[code])
@@ -365,6 +405,16 @@ def play(board: bytes, mover: int, action: Drop | Move | Jump) -> tuple[bytes, i
     if captured and KIND[captured] != DISC:
         cells[START_CELL[captured]] = captured
     return bytes(cells), action.target
+
+
+def centre_pieces(board: bytes) -> list[int]:
+    """Per role, its pieces on the centre square as 9 bits (see CENTRE_BITS)."""
+    pieces = [0, 0, 0]
+    for bit, cell in CENTRE_BITS:
+        code = board[cell]
+        if code:
+            pieces[OWNER[code]] |= bit
+    return pieces
 
 
 def line_owners(board: bytes) -> int:

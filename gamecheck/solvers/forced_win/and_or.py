@@ -1,12 +1,16 @@
 """AND/OR search for forced wins: depth-first search and df-pn on shared tables.
 
 `Prover.prove(state, d)` settles "won within d" for a team (solvers/forced_win/sides.py): a
-state is won within d when it is terminal with goal 100 for every team role, or d > 0, it is
-not terminal, and some joint action of the team makes every joint reply of the opponents lead
-to a state won within d - 1. Won within d implies won within any larger depth, so one table
-entry per state keeps the smallest depth a win is proved for (with the team's action) and the
-largest depth a loss is proved for; it answers every (state, remaining depth) query, across
-depths and across both methods:
+state is won within d when it is terminal and won for the team (`Sides.won`: goal 100 for
+every team role; for the spoilers of a team, a goal below 100 for one of the team's roles), or
+d > 0, it is not terminal, and some joint action of the team makes every joint reply of the
+opponents lead to a state won within d - 1. Won within d implies won within any larger depth,
+so one table entry per state keeps the smallest depth a win is proved for (with the team's
+action) and the largest depth a loss is proved for; it answers every (state, remaining depth)
+query, across depths and across both methods. Where the rules prove that a win takes at
+least m steps from a state (`Sides.steps_to_win`: the game's `steps_to_win` or
+`steps_to_loss`), the state is recorded as lost up to depth m - 1 as soon as it is met, and
+is expanded only where more than m - 1 steps remain. The search:
 
 - depth-first search with move ordering: immediate wins first (every reply known won), moves
   known to lose last, the history heuristic between; and immediate-threat pruning: where the
@@ -155,7 +159,8 @@ class Prover:
         return state if self.symmetry is None else self.symmetry.canonical(state)[0]
 
     def _count(self) -> None:
-        """Count a node; keep the table of proved states bounded."""
+        """Count a node; keep the table of proved states bounded. The expansions go with a
+        pruning: their children were classified when made, and are again when remade."""
         self.counter.count()
         if len(self.solved) > self.solved_limit:
             self.solved = {
@@ -164,14 +169,23 @@ class Prover:
                 if entry.win == 0 or entry.loss >= INFINITE
             }
             self.solved_limit = max(SOLVED_LIMIT, 2 * len(self.solved))
+            self.expansions.clear()
 
     def _classify(self, key: State) -> None:
-        """Record a terminal state as won at depth 0 or lost at every depth."""
-        if key not in self.solved and self.game.is_terminal(key):
+        """Record a terminal state as won at depth 0 or lost at every depth, and another
+        state as lost within m - 1 when the rules prove that a win takes at least m steps
+        (`Sides.steps_to_win`)."""
+        if key in self.solved:
+            return
+        if self.game.is_terminal(key):
             if self.sides.won(key):
                 self.solved[key] = _Solved(win=0)
             else:
                 self.solved[key] = _Solved(loss=INFINITE)
+            return
+        steps = self.sides.steps_to_win(key)
+        if steps > 1:
+            self.solved[key] = _Solved(loss=steps - 1)
 
     def _known(self, key: State, depth: int) -> int | None:
         entry = self.solved.get(key)

@@ -3,12 +3,15 @@ the other roles do?
 
 The team's roles choose together and all other roles play together against them
 (solvers/forced_win/and_or.py gives the exact definition of "won within d"). `forced_win`
-deepens d from a lower bound (0, or a depth below which the rules allow no win at all): the
-first depth that is won is the fewest steps of a forced win, and a loss proved for a larger
-depth than asked skips the depths in between. Each depth is settled by a portfolio of the two
-methods of and_or.py on the same tables, depth-first search and df-pn, taking turns with node
-budgets that double every round. Every strategy found is replayed by `check_strategy` (on the
-checked `next`) before it is returned.
+deepens d from a lower bound (0, or a depth below which the rules allow no win at all: the
+caller's, or the game's own `steps_to_win`): the first depth that is won is the fewest steps
+of a forced win, and a loss proved for a larger depth than asked skips the depths in between.
+Each depth is settled by a portfolio of the two methods of and_or.py on the same tables,
+depth-first search and df-pn, taking turns with node budgets that double every round. The
+spoiler search takes a turn in every round too: the opposite question, deepened on tables of
+its own, can the opponents force the game to end without the team's win (sides.py
+`Spoilers`)? Once that is proved, the team has no forced win at any depth. Every strategy
+found is replayed by `check_strategy` (on the checked `next`) before it is returned.
 """
 
 from __future__ import annotations
@@ -25,7 +28,13 @@ from tqdm import tqdm
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.models.base import Game, State
 from gamecheck.schema import stamped
-from gamecheck.solvers.forced_win.and_or import CHECK_EVERY, NodeCounter, Prover, SliceExhausted
+from gamecheck.solvers.forced_win.and_or import (
+    CHECK_EVERY,
+    INFINITE,
+    NodeCounter,
+    Prover,
+    SliceExhausted,
+)
 from gamecheck.solvers.forced_win.sides import Sides, make_sides
 from gamecheck.solvers.forced_win.strategy import Strategy
 from gamecheck.solvers.forced_win.strategy_check import check_strategy
@@ -39,6 +48,11 @@ PROOF_NUMBER_SHARE = 8
 """df-pn's node budget is this many times smaller: measured on the built-in games, depth-first
 search settled more in the same time (ttcc4 red from the start in 60 s: depth 21 alone, 19
 with df-pn taking equal turns; cubicup endgames 30 steps from the end: up to twice the nodes)."""
+SPOILER_SHARE = 4
+"""The spoiler search's node budget is this many times smaller than depth-first search's (its
+nodes cost about twice as much time). Measured on ttcc4 from the start, 600 s on a loaded
+machine: red settled to depth 21 with equal budgets (2.4M nodes) and with a quarter (3.6M);
+blue's spoilers win with about 130000 of their nodes either way (none to 30 in 95 s)."""
 
 
 class Status(StrEnum):
@@ -72,7 +86,8 @@ class ForcedWin:
     method: str
     lower_bound: int = 0
     """No win takes fewer steps, proved before the main search began (by the rules' counter,
-    the shortest line where every role helps, or a first short search; 0: no bound)."""
+    the shortest line where every role helps, the game's `steps_to_win`, or a first short
+    search; 0: no bound)."""
     team_source: str = "alone"
     """How the team was chosen: `alone`, `given` (--team), or `proved` (equal goals)."""
     strategy: Strategy | None = field(default=None, repr=False, compare=False)
@@ -113,13 +128,15 @@ def forced_win(
     """Whether the `team` (a role, or several that choose together) can force goal 100 for
     all its roles from `start` (default: the initial state) within `max_depth` steps
     (default: the game's step bound), and in how few. `lower_bound`: a depth below which no
-    win is possible, proved by the caller. StuckState if a role has no legal action in a
-    non-terminal state the search meets."""
+    win is possible, proved by the caller (the game's `steps_to_win` is used too).
+    StuckState if a role has no legal action in a non-terminal state the search meets."""
     roles = [team] if isinstance(team, str) else list(team)
     sides = make_sides(game, roles)
     state = game.initial_state() if start is None else start
     max_depth = depth_bound(game, max_depth)
     budget = budget or Budget()
+    if not game.is_terminal(state):
+        lower_bound = max(lower_bound, sides.steps_to_win(state))
     bar = tqdm(
         desc=f"{game.name} {','.join(sides.team_roles)}",
         unit="node",
@@ -130,6 +147,7 @@ def forced_win(
     )
     counter = NodeCounter(budget, node_limit, lambda _: bar.update(CHECK_EVERY))
     prover = Prover(sides, counter, symmetry_of(game, sides.team))
+    spoilers = _SpoilerSearch(sides, counter) if sides.opponents else None
     answer = _Answer(game, roles[0], sides, max_depth, counter, time.monotonic(), lower_bound)
     if lower_bound > max_depth:
         return answer.result(Status.NONE, max_depth)
@@ -142,7 +160,9 @@ def forced_win(
         while depth <= max_depth:
             bar.set_postfix(depth=depth)
             counter.check()
-            value = _settle(prover, state, depth, order)
+            value = _settle(prover, state, depth, order, spoilers)
+            if value is None:
+                return answer.result(Status.NONE, max_depth)
             if value >= 0:
                 depth = value
                 break
@@ -168,13 +188,25 @@ def depth_bound(game: Game, max_depth: int | None) -> int:
     return game.step_bound if game.step_bound is not None else DEFAULT_MAX_DEPTH
 
 
-def _settle(prover: Prover, state: State, depth: int, order: list[bool]) -> int:
+def _settle(
+    prover: Prover,
+    state: State,
+    depth: int,
+    order: list[bool],
+    spoilers: _SpoilerSearch | None = None,
+) -> int | None:
     """Won within `depth`, by a portfolio: depth-first search and df-pn take turns with node
     budgets that double every round, on the same tables; the method that settles a depth is
-    tried first at the next one (`order` is updated)."""
+    tried first at the next one (`order` is updated). The spoiler search, if any, takes the
+    first turn of every round, with df-pn's budget in the first round (a depth the others
+    settle at once costs it little) and SPOILER_SHARE times less than depth-first search
+    after: None when it proves the opponents' win."""
     counter = prover.counter
     share = SLICE_NODES
+    spoiler_nodes = share // PROOF_NUMBER_SHARE
     while True:
+        if spoilers is not None and spoilers.win(state, spoiler_nodes):
+            return None
         for depth_first in list(order):
             slice_nodes = share if depth_first else share // PROOF_NUMBER_SHARE
             counter.slice_end = counter.nodes + slice_nodes
@@ -187,6 +219,36 @@ def _settle(prover: Prover, state: State, depth: int, order: list[bool]) -> int:
             order.sort(key=lambda method: method != depth_first)
             return value
         share *= 2
+        spoiler_nodes = share // SPOILER_SHARE
+
+
+class _SpoilerSearch:
+    """The opposite question, deepened beside the main search: can the opponents force the
+    game to end without the team's win? If so, the team has no forced win at any depth.
+    Each try gets a number of nodes; its tables carry over to the next."""
+
+    def __init__(self, sides: Sides, counter: NodeCounter):
+        spoilers = sides.spoilers()
+        self.prover = Prover(spoilers, counter, symmetry_of(sides.game, spoilers.team))
+        self.depth = 0
+
+    def win(self, state: State, nodes: int) -> bool:
+        """Whether the opponents' win is proved, deepening within `nodes` more nodes."""
+        if nodes <= 0 or self.depth >= INFINITE:
+            return False
+        counter = self.prover.counter
+        counter.slice_end = counter.nodes + nodes
+        try:
+            while self.depth < INFINITE:
+                value = self.prover.prove(state, self.depth, depth_first=True)
+                if value >= 0:
+                    return True
+                self.depth = -value
+        except SliceExhausted:
+            pass
+        finally:
+            counter.slice_end = None
+        return False
 
 
 def first_action(sides: Sides, strategy: Strategy) -> str | None:

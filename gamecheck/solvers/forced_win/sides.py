@@ -62,6 +62,16 @@ class Sides:
         goals = self.game.goals(state)
         return all(goals[i] == WIN for i in self.team)
 
+    def steps_to_win(self, state: State) -> int:
+        """A lower bound on the steps from a non-terminal state to a won one (0: none known)."""
+        return self.game.steps_to_win(state, self.team)
+
+    def spoilers(self) -> Sides:
+        """The opponents as a team of their own, winning where the game ends without a win of
+        this team; if they can force that within some depth, this team has no forced win at
+        any depth."""
+        return Spoilers(self.game, self.opponents)
+
     def choices(self, state: State) -> tuple[list[TeamAction], list[tuple]]:
         """The team's joint actions and the opponents' joint replies in a non-terminal
         state; StuckState if a role has none."""
@@ -91,6 +101,21 @@ class Sides:
             if text != "noop"
         ]
         return ", ".join(moves) or "noop"
+
+
+@dataclass(frozen=True)
+class Spoilers(Sides):
+    """A team (the opponents of another) that wins in a terminal state where some role of the
+    team it opposes (its opponents) has a goal below 100."""
+
+    def won(self, state: State) -> bool:
+        if not self.game.is_terminal(state):
+            return False
+        goals = self.game.goals(state)
+        return any(goals[i] != WIN for i in self.opponents)
+
+    def steps_to_win(self, state: State) -> int:
+        return self.game.steps_to_loss(state, self.opponents)
 
 
 def _product(legal: list[Sequence[Action]], roles: tuple[int, ...]) -> list[tuple]:

@@ -1,0 +1,288 @@
+"""`Game.steps_to_win`, the rules' lower bound on the steps to a win (issue 12), of ttcc4 and
+tictacchess: hand-worked positions (RULES.md sections 2 and 5), an exhaustive cooperative
+search on our GDL rule sheet of ttcc4 played by the reasoner as the second method, and the
+forced-win search settling a depth below the bound without a node."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from gamecheck.analysis.loading import load_rule_sheet
+from gamecheck.budget import Budget
+from gamecheck.models import get_game
+from gamecheck.solvers.forced_win.and_or import NodeCounter, Prover
+from gamecheck.solvers.forced_win.search import Status, forced_win
+from gamecheck.solvers.forced_win.sides import Sides
+from tests.forced_win_reference import won_within
+
+TTCC4 = get_game("ttcc4")
+TICTACCHESS = get_game("tictacchess")
+RED, YELLOW, BLUE = range(3)
+AT_START = {
+    "redPawn": "1 5",
+    "redChecker": "1 4",
+    "redKnight": "1 3",
+    "yellowPawn": "3 1",
+    "yellowChecker": "4 1",
+    "yellowKnight": "5 1",
+    "bluePawn": "7 3",
+    "blueChecker": "7 4",
+    "blueKnight": "7 5",
+}
+"""RULES.md's start cells of the pawns, checkers and knights."""
+
+
+def ttcc4_state(moved: dict[str, str], discs: dict[str, str], control: str, step: int):
+    """A ttcc4 state: pieces at their start cells unless `moved` (piece -> `x y`), and discs
+    (`x y` -> role)."""
+    cells = {**AT_START, **moved}
+    facts = [f"(cell {cell} {piece})" for piece, cell in cells.items()]
+    facts += [f"(cell {cell} {role}Disc)" for cell, role in discs.items()]
+    facts += [f"(control {control})", f"(step {step})"]
+    return TTCC4.state_from_facts(facts)
+
+
+def tictacchess_state(*cells: str, control: str):
+    facts = [f"(cell {cell})" for cell in cells] + [f"(control {control})", "(step 10)"]
+    return TICTACCHESS.state_from_facts(facts)
+
+
+# Red has its disc (3 3) and knight (4 4) on the diagonal to (5 5); blue moves now, red next.
+# Red needs one move of its own, the second step from here: 2. Yellow and blue have nothing
+# in the centre: three moves each, at steps 3, 6, 9 from here for yellow (9) and 1, 4, 7
+# for blue (7).
+RED_ONE_MOVE_AWAY = ttcc4_state({"redKnight": "4 4"}, {"3 3": "red"}, "blue", 12)
+
+# Red (3 2) disc below the centre, (3 3) disc and (3 4) pawn in column x = 3, yellow's disc
+# (3 5) on its last cell: red still needs one move (a capture there would do), at the third
+# step (yellow, blue, red): 3. Yellow has one piece on the row y = 5 (and on column 3 and
+# the diagonal (3 5)-(5 3)): two moves, steps 1 and 4: 4. Blue: three, steps 2, 5, 8: 8.
+YELLOW_BLOCKS = ttcc4_state(
+    {"redPawn": "3 4"}, {"3 2": "red", "3 3": "red", "3 5": "yellow"}, "yellow", 20
+)
+
+# As RED_ONE_MOVE_AWAY with column x = 5 filled up to (5 4) and red to move: (drop 5) lands
+# on (5 5) and makes the diagonal, a win in 1.
+RED_DROPS_TO_WIN = ttcc4_state(
+    {"redKnight": "4 4"},
+    {"3 3": "red", "5 2": "yellow", "5 3": "blue", "5 4": "yellow"},
+    "red",
+    12,
+)
+
+
+@pytest.mark.parametrize(
+    ("state", "team", "steps"),
+    [
+        (TTCC4.initial_state(), (RED,), 7),  # three moves from nothing: steps 1, 4, 7
+        (TTCC4.initial_state(), (YELLOW,), 8),
+        (TTCC4.initial_state(), (BLUE,), 9),
+        (TTCC4.initial_state(), (RED, BLUE), 9),  # every team role needs its line
+        (RED_ONE_MOVE_AWAY, (RED,), 2),
+        (RED_ONE_MOVE_AWAY, (YELLOW,), 9),
+        (RED_ONE_MOVE_AWAY, (BLUE,), 7),
+        (RED_ONE_MOVE_AWAY, (RED, YELLOW), 9),
+        (YELLOW_BLOCKS, (RED,), 3),
+        (YELLOW_BLOCKS, (YELLOW,), 4),
+        (YELLOW_BLOCKS, (BLUE,), 8),
+    ],
+)
+def test_ttcc4_hand_positions(state, team, steps):
+    assert TTCC4.steps_to_win(state, team) == steps
+
+
+# tests/test_forced_win.py: red (3 4), (2 2) and spawn (1 4), red to move, forces its win in
+# exactly 4 steps (two moves: steps 1 and 4), so the bound 4 is reached there. Red one knight
+# jump from the column x = 3: 1.
+TWO_MOVES = ("1 4 red", "3 4 red", "2 2 red", "4 1 yellow", "7 4 blue")
+ONE_JUMP = ("1 4 red", "3 3 red", "3 4 red", "4 1 yellow", "7 4 blue")
+
+
+@pytest.mark.parametrize(
+    ("cells", "control", "team", "steps"),
+    [
+        (TWO_MOVES, "red", (RED,), 4),
+        (TWO_MOVES, "red", (YELLOW,), 8),  # three moves, steps 2, 5, 8
+        (TWO_MOVES, "yellow", (RED,), 6),  # red's moves come at steps 3 and 6
+        (ONE_JUMP, "red", (RED,), 1),
+        (ONE_JUMP, "blue", (RED,), 2),
+        (ONE_JUMP, "blue", (RED, BLUE), 7),  # blue has only its spawn: steps 1, 4, 7
+    ],
+)
+def test_tictacchess_hand_positions(cells, control, team, steps):
+    state = tictacchess_state(*cells, control=control)
+    assert TICTACCHESS.steps_to_win(state, team) == steps
+
+
+@pytest.mark.parametrize(
+    ("state", "team", "steps"),
+    [
+        # the game ends without red's win by yellow's line at the earliest: steps 2, 5, 8
+        (TTCC4.initial_state(), (RED,), 8),
+        (TTCC4.initial_state(), (YELLOW,), 7),  # red's line ends it, steps 1, 4, 7
+        (TTCC4.initial_state(), (RED, YELLOW), 7),  # red's line leaves yellow at 0
+        (RED_ONE_MOVE_AWAY, (YELLOW,), 2),  # red's line
+        (RED_ONE_MOVE_AWAY, (RED,), 7),  # blue's line before yellow's (9)
+        (YELLOW_BLOCKS, (BLUE,), 3),  # red's line before yellow's (4)
+        (YELLOW_BLOCKS, (RED,), 4),  # yellow's
+    ],
+)
+def test_ttcc4_steps_to_a_loss(state, team, steps):
+    assert TTCC4.steps_to_loss(state, team) == steps
+
+
+def test_ttcc4_steps_to_a_loss_at_the_step_limit():
+    # as YELLOW_BLOCKS at step 29: the state with (step 31) ends the game in 2 steps, with
+    # 0 for every role without a line, before yellow's line (4)
+    facts = TTCC4.state_facts(YELLOW_BLOCKS) - {"(step 20)"} | {"(step 29)"}
+    state = TTCC4.state_from_facts(facts)
+    assert TTCC4.steps_to_loss(state, (RED,)) == 2
+    assert TTCC4.steps_to_win(state, (RED,)) == 3  # beyond the end: no win at all
+
+
+def test_tictacchess_steps_to_a_loss():
+    # red's line (steps 2 from here) ends it without yellow's win; step 10: 21 steps left
+    assert TICTACCHESS.steps_to_loss(tictacchess_state(*ONE_JUMP, control="blue"), (YELLOW,)) == 2
+    # yellow's line at the earliest (steps 2, 5, 8) before blue's (9)
+    assert TICTACCHESS.steps_to_loss(tictacchess_state(*TWO_MOVES, control="red"), (RED,)) == 8
+
+
+def test_a_terminal_state_has_no_bound():
+    # red's line (3 3) (3 4) (3 5) is made: the game is over
+    state = ttcc4_state({"redPawn": "3 4"}, {"3 3": "red", "3 5": "red"}, "yellow", 9)
+    assert TTCC4.is_terminal(state)
+    assert TTCC4.steps_to_win(state, (RED,)) == 0
+
+
+def sampled(bound, per_bound: int) -> list[tuple[object, int, int]]:
+    """(state, role, bound(state, (role,))) from seeded random ttcc4 playouts: `per_bound`
+    cases for each bound 2, 3 and 4 steps."""
+    found: dict[int, list] = {2: [], 3: [], 4: []}
+    for seed in range(400):
+        rng = random.Random(seed)
+        state = TTCC4.initial_state()
+        while not TTCC4.is_terminal(state):
+            for role in range(3):
+                steps = bound(state, (role,))
+                if steps in found and len(found[steps]) < per_bound and rng.random() < 0.1:
+                    found[steps].append((state, role, steps))
+            joint = tuple(rng.choice(TTCC4.legal(state, role)) for role in TTCC4.roles)
+            state = TTCC4.apply(state, joint)
+    return [case for cases in found.values() for case in cases]
+
+
+def reached_within(state, steps: int) -> set:
+    """Every state of our GDL rule sheet of ttcc4 (played by the reasoner) reachable from
+    `state` in 1 to `steps` steps, all roles playing every action."""
+    sheet = load_rule_sheet(TTCC4)
+    frontier = {sheet.state_from_facts(TTCC4.state_facts(state))}
+    reached = set()
+    for _ in range(steps):
+        frontier = {
+            sheet.apply(here, joint)
+            for here in frontier
+            if not sheet.is_terminal(here)
+            for joint in sheet.joint_actions(here)
+        }
+        reached |= frontier
+    return reached
+
+
+def test_no_win_sooner_on_the_rule_sheet():
+    # Second method: within bound - 1 steps, all roles helping, the role has goal 100 nowhere
+    sheet = load_rule_sheet(TTCC4)
+    cases = sampled(TTCC4.steps_to_win, 3)
+    assert len(cases) == 9
+    for state, role, steps in cases:
+        name = TTCC4.roles[role]
+        for here in reached_within(state, steps - 1):
+            assert 100 not in sheet.goal_values(here)[name], (TTCC4.picture(state), name)
+
+
+def test_no_loss_sooner_on_the_rule_sheet():
+    # Second method: within bound - 1 steps, all roles helping, no terminal state gives the
+    # role a goal below 100
+    sheet = load_rule_sheet(TTCC4)
+    cases = sampled(TTCC4.steps_to_loss, 3)
+    assert len(cases) == 9
+    for state, role, steps in cases:
+        name = TTCC4.roles[role]
+        for here in reached_within(state, steps - 1):
+            if sheet.is_terminal(here):
+                assert sheet.goal_values(here)[name] == {100}, (TTCC4.picture(state), name)
+
+
+def test_the_search_settles_depths_below_the_bound_without_a_node():
+    counter = NodeCounter(Budget())
+    prover = Prover(Sides(TTCC4, (RED,)), counter)
+    assert prover.prove(RED_ONE_MOVE_AWAY, 1, depth_first=True) == -1 - 1
+    assert counter.nodes == 0
+    result = forced_win(TTCC4, "yellow", start=RED_ONE_MOVE_AWAY, max_depth=8)
+    assert (result.status, result.searched_depth, result.nodes) == (Status.NONE, 8, 0)
+    assert result.lower_bound == 9
+
+
+@pytest.mark.parametrize("depth_first", [True, False], ids=["depth-first", "df-pn"])
+def test_answers_with_the_bound_agree_with_the_reference(depth_first):
+    # the plain recursive solver of tests/forced_win_reference.py knows nothing of bounds
+    assert won_within(TTCC4, "red", RED_DROPS_TO_WIN, 1)
+    for state in (RED_ONE_MOVE_AWAY, YELLOW_BLOCKS, RED_DROPS_TO_WIN):
+        for role in range(3):
+            for depth in range(4):
+                prover = Prover(Sides(TTCC4, (role,)), NodeCounter(Budget()))
+                value = prover.prove(state, depth, depth_first=depth_first)
+                expected = won_within(TTCC4, TTCC4.roles[role], state, depth)
+                assert (value >= 0) == expected, (role, depth)
+
+
+def spoiled_within(game, team: tuple[int, ...], state, depth: int) -> bool:
+    """Plainly, with the checked `next`: can the roles outside `team` force, within `depth`,
+    a terminal state where some role of `team` has a goal below 100?"""
+    if game.is_terminal(state):
+        return any(game.goals(state)[i] != 100 for i in team)
+    if depth == 0:
+        return False
+    legal = [game.legal(state, role) for role in game.roles]
+    others = [i for i in range(len(legal)) if i not in team]
+    for choice in itertools.product(*(legal[i] for i in others)):
+        fixed = dict(zip(others, choice, strict=True))
+        replies = itertools.product(*([fixed[i]] if i in fixed else legal[i] for i in range(3)))
+        if all(spoiled_within(game, team, game.next(state, joint), depth - 1) for joint in replies):
+            return True
+    return False
+
+
+def test_the_spoilers_win_where_the_team_does_not():
+    yellow_line = ttcc4_state({}, {"3 3": "yellow", "4 4": "yellow", "5 5": "yellow"}, "red", 9)
+    red_line = ttcc4_state({}, {"3 3": "red", "4 4": "red", "5 5": "red"}, "yellow", 9)
+    of_red = Sides(TTCC4, (RED,)).spoilers()
+    assert of_red.team == (YELLOW, BLUE)
+    assert of_red.won(yellow_line) and not of_red.won(red_line)
+    # red's line leaves yellow at 0: a win for blue, the spoiler of the team red, yellow
+    assert Sides(TTCC4, (RED, YELLOW)).spoilers().won(red_line)
+
+
+@pytest.mark.parametrize("depth_first", [True, False], ids=["depth-first", "df-pn"])
+def test_spoiler_answers_agree_with_a_plain_search(depth_first):
+    assert spoiled_within(TTCC4, (BLUE,), RED_DROPS_TO_WIN, 1)
+    for state in (RED_ONE_MOVE_AWAY, YELLOW_BLOCKS, RED_DROPS_TO_WIN):
+        for role in range(3):
+            spoilers = Sides(TTCC4, (role,)).spoilers()
+            for depth in range(4):
+                prover = Prover(spoilers, NodeCounter(Budget()))
+                value = prover.prove(state, depth, depth_first=depth_first)
+                assert (value >= 0) == spoiled_within(TTCC4, (role,), state, depth), (role, depth)
+
+
+def test_a_spoiler_win_settles_every_depth():
+    # yellow, to move, drops into column 4 onto (4 4): the diagonal (3 5) (4 4) (5 3) is its
+    # line, so red and blue never win, at any depth
+    state = ttcc4_state(
+        {}, {"4 2": "blue", "4 3": "red", "3 5": "yellow", "5 3": "yellow"}, "yellow", 5
+    )
+    for role in ("red", "blue"):
+        result = forced_win(TTCC4, role, start=state)
+        assert (result.status, result.searched_depth) == (Status.NONE, 30)
