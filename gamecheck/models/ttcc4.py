@@ -255,10 +255,8 @@ class Ttcc4Game(Game):
         knight goes back to the border), one piece on one cell, so at most one to any line."""
         if self.is_terminal(state):
             return 0
-        pieces, control = centre_pieces(state.board), state.control
-        return max(
-            steps_for_moves(MOVES_TO_LINE[pieces[role]], role, control, len(ROLES)) for role in team
-        )
+        pieces = centre_pieces(state.board)
+        return max(_steps_to_line(pieces, role, state.control) for role in team)
 
     def steps_to_loss(self, state: TtccState, team: Sequence[int]) -> int:
         """The game ends with a team role below 100 by the step limit, or by a line of a
@@ -266,14 +264,11 @@ class Ttcc4Game(Game):
         can make one, so nobody else has one then); each role's line as in `steps_to_win`."""
         if self.is_terminal(state):
             return 0
-        pieces, control = centre_pieces(state.board), state.control
+        pieces = centre_pieces(state.board)
         spoiling = [role for role in range(len(ROLES)) if (role,) != tuple(team)]
         return min(
             STEP_LIMIT - state.step,
-            *(
-                steps_for_moves(MOVES_TO_LINE[pieces[role]], role, control, len(ROLES))
-                for role in spoiling
-            ),
+            *(_steps_to_line(pieces, role, state.control) for role in spoiling),
         )
 
     def state_facts(self, state: TtccState) -> frozenset[str]:
@@ -405,6 +400,11 @@ def play(board: bytes, mover: int, action: Drop | Move | Jump) -> tuple[bytes, i
     if captured and KIND[captured] != DISC:
         cells[START_CELL[captured]] = captured
     return bytes(cells), action.target
+
+
+def _steps_to_line(pieces: list[int], role: int, control: int) -> int:
+    """The fewest steps before `role` can have a line, given each role's centre pieces."""
+    return steps_for_moves(MOVES_TO_LINE[pieces[role]], role, control, len(ROLES))
 
 
 def centre_pieces(board: bytes) -> list[int]:
