@@ -121,8 +121,9 @@ class Verifier:
     # -- the questions -------------------------------------------------------------------
     def longest_game(self) -> Answer:
         """The most steps any game can last, proved by a depth with no non-terminal state.
-        The first such depth comes from the counters where there are some (no state the
-        invariants allow is non-terminal that deep), else from probes at 1, 2, 4, ...;
+        The first such depth comes from the counters or the ranking where there are some
+        (no state the invariants allow is non-terminal that deep), else from probes at 1,
+        2, 4, ...;
         then a binary search below it."""
         self.progress("longest game")
         nonterminal = -self.system.terminal
@@ -156,9 +157,10 @@ class Verifier:
 
     def _counted_bound(self, condition: int) -> int | None:
         """The least depth h <= horizon from which on no state the invariants allow
-        satisfies `condition`, where the counters tell a state's depth; None if there is no
-        counter or the bound would lie beyond the horizon."""
-        if self.states is None or not self.states.invariants.counters:
+        satisfies `condition`, where the counters or the ranking tell a state's depth; None
+        if there are none or the bound would lie beyond the horizon."""
+        invariants = self.states.invariants if self.states is not None else None
+        if invariants is None or not (invariants.counters or invariants.ranking):
             return None
         if self._possible(condition, self.horizon + 1):
             return None

@@ -12,7 +12,9 @@ arguments first and hand them to the solver as constraints on every layer:
   values that never occur together;
 * counters: a weighted count of true fluents (or occupied groups) that grows by exactly
   one every step, e.g. the filled cells of a sudoku or 3 x marks + selections in 3D
-  tic-tac-toe, so at layer t it equals its initial value plus t.
+  tic-tac-toe, so at layer t it equals its initial value plus t;
+* where there is no counter, a ranking (solvers/ground/ranking.py): fluents that turn only
+  one way, one of which every step turns, so that every game ends within a bound.
 
 Candidates are the guesses that every sampled state satisfies (solvers/ground/sampling.py). The
 proof is Houdini's induction: assume all remaining state candidates in an arbitrary state,
@@ -37,6 +39,7 @@ import numpy as np
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.gdl.terms import Term, term_text
 from gamecheck.solvers.ground.circuit import value
+from gamecheck.solvers.ground.ranking import Ranking, find_ranking
 from gamecheck.solvers.ground.sampling import BatchCircuit, Playouts, random_playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
@@ -101,6 +104,8 @@ class Counter:
 class Invariants:
     state: list[StateInvariant] = field(default_factory=list)
     counters: list[Counter] = field(default_factory=list)
+    ranking: Ranking | None = None
+    """Where no counter is found: a bound on the length of every game (ranking.py)."""
     statistics: dict[str, float] = field(default_factory=dict)
 
 
@@ -136,6 +141,7 @@ def find_invariants(
     candidates, exclusions = [], []
     state: list[StateInvariant] = []
     counters: list[Counter] = []
+    ranking = None
     try:
         values = _node_values(system, samples, budget)
         candidates = _state_candidates(system, groups, occupied, values, budget)
@@ -159,19 +165,21 @@ def find_invariants(
                 ),
                 [],
             )
+            if not counters:
+                proved = [invariant.literal for invariant in state]
+                ranking = find_ranking(system, unrolling, playouts, proved, budget)
     except OutOfBudget:
         pass  # what was proved before the budget ended is kept
-    return Invariants(
-        state,
-        counters,
-        {
-            "candidates": len(candidates) + len(exclusions),
-            "state_invariants": len(state),
-            "counters": len(counters),
-            "samples": len(samples),
-            "seconds": round(time.monotonic() - start, 3),
-        },
-    )
+    statistics = {
+        "candidates": len(candidates) + len(exclusions),
+        "state_invariants": len(state),
+        "counters": len(counters),
+        "samples": len(samples),
+        "seconds": round(time.monotonic() - start, 3),
+    }
+    if ranking is not None:
+        statistics["steps_at_most_by_ranking"] = ranking.longest
+    return Invariants(state, counters, ranking, statistics)
 
 
 # -- candidates ----------------------------------------------------------------------------

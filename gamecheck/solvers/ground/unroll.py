@@ -234,22 +234,30 @@ class Unrolling(ABC):
                 self.add_clause([negate(alive), self.literal(invariant.literal, t)])
             if self.free_start:
                 continue  # a counter needs the depth, which a free start does not know
-            for counter in self.invariants.counters:
-                terms = [(w, self.literal(lit, t)) for w, lit in counter.terms]
-                self.add_linear(terms, counter.start + t, counter.start + t, condition=alive)
+            self._depth_constraints(t, t, alive, exact=True)
+
+    def _depth_constraints(self, t: int, depth: int, condition: Lit, *, exact: bool) -> None:
+        """If `condition` holds, layer t is a state `depth` steps into the game (at least
+        that deep, unless `exact`) by the counters and the ranking."""
+        for counter in self.invariants.counters:
+            terms = [(w, self.literal(lit, t)) for w, lit in counter.terms]
+            most = sum(abs(w) for w, _ in terms) + abs(counter.start)
+            high = counter.start + depth if exact else most
+            self.add_linear(terms, counter.start + depth, high, condition=condition)
+        ranking = self.invariants.ranking
+        if ranking is not None:
+            terms = [(1, self.literal(lit, t)) for lit in ranking.turned]
+            self.add_linear(terms, ranking.least(depth), len(terms), condition=condition)
 
     def state_possible(self, condition: int, budget: Budget, *, from_depth: int = 0) -> bool:
         """With a free start: whether some state that satisfies the invariants satisfies
-        `condition` (and, from_depth > 0, is at least that deep by the counters). False
-        proves that no reachable state does."""
+        `condition` (and, from_depth > 0, is at least that deep by the counters and the
+        ranking). False proves that no reachable state does."""
         self._constrain_layers(0)
         assumptions = [self.literal(condition, 0)]
         if from_depth > 0:
             switch = self.new_variable()
-            for counter in self.invariants.counters:
-                terms = [(w, self.literal(lit, 0)) for w, lit in counter.terms]
-                most = sum(abs(w) for w, _ in terms) + abs(counter.start)
-                self.add_linear(terms, counter.start + from_depth, most, condition=switch)
+            self._depth_constraints(0, from_depth, switch, exact=False)
             assumptions.append(switch)
         return self.satisfiable(assumptions, budget) is not False
 

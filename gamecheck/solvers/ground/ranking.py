@@ -1,0 +1,158 @@
+"""A ranking: a proof that every game ends within a bound, for games without a step counter.
+
+Many games end because something runs out: cells to mark, squares to burn, pieces to take.
+Such a game has *monotone* fluents, which a step may turn only one way: a mark, once made,
+stays (it only rises), and a blank cell, once marked, never becomes blank again (it only
+falls). If every k steps from non-terminal states turn at least one fluent of such a set
+(each still unturned in the initial state), they run out: with R of them, no line of play
+is longer than k(R + 1) - 1 steps, and a state t steps into the game has turned t // k of
+them. That count, like a step counter, bounds the depth of a state the invariants allow.
+
+Candidates come from random playouts: a fluent false in the initial state that no playout
+turns off may only rise, and one true initially that none turns on may only fall.
+Monotonicity is proved by induction from any state that satisfies the proved invariants:
+ask for a step that turns a candidate the wrong way, drop every candidate the model breaks,
+and ask again until UNSAT (as Houdini does for state invariants). Progress is one more
+UNSAT query over k steps of unchanged fluents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from gamecheck.budget import Budget
+from gamecheck.gdl.terms import term_text
+from gamecheck.solvers.ground.sampling import Playouts
+from gamecheck.solvers.ground.transition import TransitionSystem
+from gamecheck.solvers.ground.unroll import Unrolling
+from gamecheck.solvers.sat import Lit, holds, negate
+
+PROGRESS_STEPS = (1, 2, 3)
+"""The spans k tried: every k steps turn a monotone fluent (the smallest k first)."""
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Every `steps` steps of play turn one of the monotone fluents for good. `turned` are
+    circuit literals, one per fluent, true once it has turned (a falling fluent's negation);
+    none holds in the initial state."""
+
+    turned: tuple[int, ...]
+    steps: int
+    description: str
+
+    def least(self, depth: int) -> int:
+        """How many of `turned` hold, at least, in a state `depth` steps into the game."""
+        return depth // self.steps
+
+    @property
+    def longest(self) -> int:
+        """No line of play has more steps: one more block of `steps` would turn a fluent
+        past the last."""
+        return self.steps * (len(self.turned) + 1) - 1
+
+
+def find_ranking(
+    system: TransitionSystem,
+    unrolling: Unrolling,
+    playouts: Playouts,
+    proved: Sequence[int],
+    budget: Budget,
+) -> Ranking | None:
+    """A ranking of the system, or None if none of the tried kinds is proved. `unrolling`
+    has a free start; `proved` are circuit literals of proved state invariants.
+    OutOfBudget if the budget ends first."""
+    rising, falling = _candidates(system, playouts)
+    prover = _Monotone(system, unrolling, proved, budget)
+    rising = prover.monotone(rising, rising=True)
+    falling = prover.monotone(falling, rising=False)
+    options = sorted({(len(d) + len(u), tuple(d), tuple(u)) for d, u in _choices(falling, rising)})
+    for steps in PROGRESS_STEPS:
+        for _, down, up in options:
+            if prover.progress(down, up, steps):
+                nodes = system.fluent_nodes
+                turned = tuple(-nodes[f] for f in down) + tuple(nodes[f] for f in up)
+                return Ranking(turned, steps, _description(system, down + up, steps))
+    return None
+
+
+def _choices(falling: list[int], rising: list[int]) -> list[tuple[list[int], list[int]]]:
+    """The sets of monotone fluents tried, as (falling, rising): each kind alone, then both."""
+    return [choice for choice in ((falling, []), ([], rising), (falling, rising)) if any(choice)]
+
+
+def _candidates(system: TransitionSystem, playouts: Playouts) -> tuple[list[int], list[int]]:
+    """Fluents false initially that no playout turns off, and true ones no playout turns on
+    (the playouts may not have turned them at all: a proof may still need them)."""
+    states, lengths = playouts.states, playouts.lengths
+    before, after = states[:-1], states[1:]
+    moved = (np.arange(len(before))[:, None] < lengths[None, :])[:, :, None]
+    rises = ((after & ~before) & moved).any(axis=(0, 1))
+    falls = ((before & ~after) & moved).any(axis=(0, 1))
+    initial = np.zeros(len(system.fluents), dtype=bool)
+    initial[sorted(system.initial)] = True
+    rising = np.flatnonzero(~falls & ~initial)
+    falling = np.flatnonzero(~rises & initial)
+    return [int(i) for i in rising], [int(i) for i in falling]
+
+
+class _Monotone:
+    """Steps from an arbitrary state that satisfies the proved invariants."""
+
+    def __init__(self, system, unrolling: Unrolling, proved: Sequence[int], budget: Budget):
+        self.system = system
+        self.unrolling = unrolling
+        self.proved = proved
+        self.budget = budget
+
+    def _known(self, layers: int) -> list[Lit]:
+        """The alive line of `layers` steps through states satisfying the invariants."""
+        unrolling = self.unrolling
+        known = [unrolling.alive(layers)]
+        known += [unrolling.literal(lit, t) for lit in self.proved for t in range(layers + 1)]
+        return known
+
+    def _turned(self, fluent: int, rising: bool, start: int, end: int) -> Lit:
+        """The fluent is false at layer `start` and true at `end` (true and false, falling)."""
+        node = self.system.fluent_nodes[fluent]
+        before = self.unrolling.literal(node, start)
+        after = self.unrolling.literal(node, end)
+        if rising:
+            return self.unrolling.conjunction([negate(before), after])
+        return self.unrolling.conjunction([before, negate(after)])
+
+    def monotone(self, fluents: list[int], *, rising: bool) -> list[int]:
+        """The largest subset of `fluents` that no step turns the wrong way."""
+        unrolling = self.unrolling
+        known = self._known(1)
+        active = list(fluents)
+        while active:
+            wrong = {f: self._turned(f, not rising, 0, 1) for f in active}
+            broken = unrolling.new_variable()
+            unrolling.add_clause([-broken, *wrong.values()])
+            try:
+                model = unrolling.satisfiable([*known, broken], self.budget)
+            finally:
+                unrolling.add_clause([-broken])
+            if model is False:
+                break
+            active = [f for f in active if not holds(wrong[f], model)]
+        return active
+
+    def progress(self, down: tuple[int, ...], up: tuple[int, ...], steps: int) -> bool:
+        """Whether every `steps` steps from non-terminal states turn one of the monotone
+        fluents: one of `down` falls or one of `up` rises."""
+        turned = [self._turned(f, False, 0, steps) for f in down]
+        turned += [self._turned(f, True, 0, steps) for f in up]
+        unchanged = [negate(lit) for lit in turned]
+        return self.unrolling.satisfiable([*self._known(steps), *unchanged], self.budget) is False
+
+
+def _description(system, fluents: tuple[int, ...], steps: int) -> str:
+    names = [term_text(system.fluents[i]) for i in fluents[:3]]
+    more = f" and {len(fluents) - 3} more" if len(fluents) > 3 else ""
+    every = "every step" if steps == 1 else f"every {steps} steps"
+    return f"{every} turns one of {', '.join(names)}{more} for good"
