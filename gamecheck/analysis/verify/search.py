@@ -375,8 +375,8 @@ class Verifier:
 
     def _harvest_outcomes(self, found: dict[tuple, tuple]) -> None:
         """The goal vectors of the terminal states the random playouts ended in."""
-        literals = [literal for goals in self.system.goals for literal in goals.values()]
-        for values, line in self.playouts.endings(self.system, literals, self.budget).items():
+        endings = self.playouts.endings(self.system, self._goal_literals(), self.budget)
+        for values, line in endings.items():
             vector = self._vector_of(values)
             found.setdefault(vector, self._checked(line, _ends_with_goals(vector)))
 
@@ -410,7 +410,7 @@ class Verifier:
             found[vector] = self._checked(line, _ends_with_goals(vector))
         query.close()
         self._outcome_query = None
-        return self._complete() or self._no_other_outcome(found, searched=query.depths[-1] + 1)
+        return self._complete() or self._no_other_outcome(found, searched=self._depths().stop)
 
     def _open_outcome_query(self) -> OpenQuery:
         """The enumeration's query over every depth a terminal state may lie at, reused
@@ -427,7 +427,7 @@ class Verifier:
                 self.system.terminal,
                 depths,
                 self.budget,
-                watched=[literal for goals in self.system.goals for literal in goals.values()],
+                watched=self._goal_literals(),
             )
             self._outcome_query = query
         return query
@@ -458,8 +458,11 @@ class Verifier:
 
     def _goal_vector(self, line: Line) -> tuple:
         values = self.system.evaluate(self._final_state(line))
-        literals = [literal for goals in self.system.goals for literal in goals.values()]
-        return self._vector_of([_value(values, literal) for literal in literals])
+        return self._vector_of([_value(values, literal) for literal in self._goal_literals()])
+
+    def _goal_literals(self) -> list[int]:
+        """Every role's goal literals, roles in order (the order `_vector_of` reads)."""
+        return [literal for goals in self.system.goals for literal in goals.values()]
 
     def _vector_of(self, values: Sequence[bool]) -> tuple:
         """The goal vector given the value of every goal literal (roles in order, each
