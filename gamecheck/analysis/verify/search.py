@@ -30,11 +30,12 @@ from gamecheck.analysis.verify.results import (
     Verification,
 )
 from gamecheck.budget import Budget, OutOfBudget
+from gamecheck.errors import CrossCheckFailure
 from gamecheck.models.base import Game
 from gamecheck.solvers.ground.circuit import TRUE, Circuit
 from gamecheck.solvers.ground.sampling import Playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
-from gamecheck.solvers.ground.unroll import Line, Unrolling
+from gamecheck.solvers.ground.unroll import Line, OpenQuery, Unrolling
 
 INDUCTION_DEPTHS = (1, 2, 4)
 """A search for a state tries k-induction with these k, each once lines of play of k steps
@@ -77,6 +78,10 @@ class Verifier:
         """No terminal state is reachable in fewer steps (once the shortest game is known)."""
         self.deepest: int | None = None
         """The last depth any question needs: one past the deepest non-terminal state."""
+        self._outcome_witnesses: dict[tuple, tuple] = {}
+        """The goal vectors found so far, each with its line of play (kept between rounds)."""
+        self._outcome_query: OpenQuery | None = None
+        self._outcome_excluded: set[tuple] = set()
 
     def run(self) -> Verification:
         """Every answer; each question first gets an equal share of the time left, then
@@ -238,25 +243,19 @@ class Verifier:
 
     def outcomes(self) -> Outcomes:
         """Every goal vector of a reachable terminal state (those found before the budget
-        ends, if it does)."""
+        ends, if it does): first those the random playouts ended with, then one per model
+        of an enumeration that excludes each vector found. Complete once no state the
+        invariants allow has another vector, the enumeration finds none up to the end of
+        the game, or k-induction proves none reachable."""
         self.progress("outcomes")
-        vectors, witnesses = [], []
-        circuit = self.system.circuit
+        found = self._outcome_witnesses
         try:
-            while True:
-                self.budget.check()
-                others = [-self.conditions.goals_equal(vector) for vector in vectors]
-                condition = circuit.conj([self.system.terminal, *others])
-                line = (
-                    None if self._impossible(condition) else self._find(condition, self._depths())
-                )
-                if line is None:
-                    return Outcomes(tuple(vectors), tuple(witnesses), self._complete())
-                vector = self._goal_vector(line)
-                witnesses.append(self._checked(line, _ends_with_goals(vector)))
-                vectors.append(vector)
+            if self.playouts is not None and not found:
+                self._harvest_outcomes(found)
+            complete = self._no_other_outcome(found) or self._enumerate_outcomes(found)
         except OutOfBudget:
-            return Outcomes(tuple(vectors), tuple(witnesses), False)
+            complete = False
+        return Outcomes(tuple(found), tuple(found.values()), complete)
 
     def earliest_win(self, role: int) -> Answer:
         name = self.system.roles[role]
@@ -376,6 +375,65 @@ class Verifier:
                 self.budget.check()  # only the induction's share ran out
         return False
 
+    def _harvest_outcomes(self, found: dict[tuple, tuple]) -> None:
+        """The goal vectors of the terminal states the random playouts ended in."""
+        endings = self.playouts.endings(self.system, self._goal_literals(), self.budget)
+        for values, line in endings.items():
+            vector = self._vector_of(values)
+            found.setdefault(vector, self._checked(line, _ends_with_goals(vector)))
+
+    def _no_other_outcome(self, found: dict[tuple, tuple], searched: int = 0) -> bool:
+        """Whether no state the invariants allow is terminal with a goal vector not in
+        `found`, or (lines of play shorter than `searched` steps having found none) that
+        k-induction proves none such reachable."""
+        if self.states is None:
+            return False
+        others = [-self.conditions.goals_equal(vector) for vector in found]
+        condition = self.system.circuit.conj([self.system.terminal, *others])
+        return self._impossible(condition) or self._inductive(
+            condition, searched, list(INDUCTION_DEPTHS)
+        )
+
+    def _enumerate_outcomes(self, found: dict[tuple, tuple]) -> bool:
+        """Add the goal vector of every line of play to a terminal state up to the deepest
+        depth, one model at a time; whether that proves the set complete."""
+        query = self._open_outcome_query()
+        while True:
+            for vector in found.keys() - self._outcome_excluded:
+                query.exclude(self.conditions.goal_literals(vector))
+                self._outcome_excluded.add(vector)
+            result = query.next(self.budget)
+            if result is None:
+                break
+            line, values = result
+            vector = self._vector_of(values)
+            if vector in found:
+                raise CrossCheckFailure(f"{self.unrolling.name} found goal vector {vector} twice")
+            found[vector] = self._checked(line, _ends_with_goals(vector))
+        query.close()
+        self._outcome_query = None
+        return self._complete() or self._no_other_outcome(found, searched=self._depths().stop)
+
+    def _open_outcome_query(self) -> OpenQuery:
+        """The enumeration's query over every depth a terminal state may lie at, reused
+        between rounds while those depths stay the same."""
+        depths = list(range(self.shortest_depth, self._depths().stop))
+        query = self._outcome_query
+        if query is not None and query.depths != depths:
+            query.close()
+            query = None
+        if query is None:
+            self._outcome_excluded = set()
+            query = OpenQuery(
+                self.unrolling,
+                self.system.terminal,
+                depths,
+                self.budget,
+                watched=self._goal_literals(),
+            )
+            self._outcome_query = query
+        return query
+
     def _complete(self) -> bool:
         return self.deepest is not None and self.deepest < self.horizon
 
@@ -402,10 +460,22 @@ class Verifier:
 
     def _goal_vector(self, line: Line) -> tuple:
         values = self.system.evaluate(self._final_state(line))
-        vector = []
+        return self._vector_of([_value(values, literal) for literal in self._goal_literals()])
+
+    def _goal_literals(self) -> list[int]:
+        """Every role's goal literals, roles in order (the order `_vector_of` reads)."""
+        return [literal for goals in self.system.goals for literal in goals.values()]
+
+    def _vector_of(self, values: Sequence[bool]) -> tuple:
+        """The goal vector given the value of every goal literal (roles in order, each
+        role's values in the order of its goals): per role its value, or a tuple of the
+        values it has if that is not exactly one."""
+        vector, start = [], 0
         for goals in self.system.goals:
-            held = sorted(v for v, literal in goals.items() if _value(values, literal))
-            vector.append(held[0] if len(held) == 1 else tuple(held))
+            mine = values[start : start + len(goals)]
+            start += len(goals)
+            have = sorted(v for v, true in zip(goals, mine, strict=True) if true)
+            vector.append(have[0] if len(have) == 1 else tuple(have))
         return tuple(vector)
 
     def _goal_sets(self, line: Line) -> str:
@@ -460,11 +530,15 @@ class _Conditions:
 
     def goals_equal(self, vector: tuple) -> int:
         """The goal values are exactly `vector` (per role a value or a tuple of values)."""
+        return self.circuit.conj(self.goal_literals(vector))
+
+    def goal_literals(self, vector: tuple) -> list[int]:
+        """Literals that all hold exactly where the goal values are `vector`."""
         parts = []
         for goals, wanted in zip(self.system.goals, vector, strict=True):
             wanted = set(wanted) if isinstance(wanted, tuple) else {wanted}
             parts.extend(lit if v in wanted else -lit for v, lit in goals.items())
-        return self.circuit.conj(parts)
+        return parts
 
 
 def _value(values: list[bool], literal: int) -> bool:

@@ -144,7 +144,35 @@ class Playouts:
                 break
         if first is None:
             return None
-        line = self.actions[: steps[first], players[first]]
+        return self._line(players[first], steps[first])
+
+    def endings(
+        self, system: TransitionSystem, literals: list[int], budget: Budget | None = None
+    ) -> dict[tuple[bool, ...], Line]:
+        """For every distinct row of values of the circuit `literals` (over fluents) in the
+        terminal states that playouts ended in, the line of a shortest playout ending so;
+        OutOfBudget if the budget ends first."""
+        budget = budget or Budget()
+        circuit = BatchCircuit(system, [system.terminal, *literals], budget)
+        by_length = np.argsort(self.lengths, kind="stable")
+        lines: dict[tuple[bool, ...], Line] = {}
+        for start in range(0, len(by_length), FIND_CHUNK):
+            budget.check()
+            players = by_length[start : start + FIND_CHUNK]
+            finals = self.states[self.lengths[players], players]
+            rows = circuit.node_rows(system, finals, [system.terminal, *literals])
+            ended = np.flatnonzero(rows[0])
+            keys, first = np.unique(rows[1:, ended].T, axis=0, return_index=True)
+            for key, index in zip(keys, first, strict=True):
+                player = players[ended[index]]
+                lines.setdefault(
+                    tuple(bool(v) for v in key), self._line(player, self.lengths[player])
+                )
+        return lines
+
+    def _line(self, player: int, steps: int) -> Line:
+        """The first `steps` joint actions of a playout."""
+        line = self.actions[:steps, player]
         return Line(tuple(tuple(int(a) for a in joint) for joint in line))
 
 

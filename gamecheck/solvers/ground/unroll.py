@@ -308,30 +308,75 @@ class Unrolling(ABC):
     def find(self, condition: int, depths: Iterable[int], budget: Budget) -> Line | None:
         """A line of play to a layer in `depths` that is alive and satisfies `condition`,
         or None if there is none (proved); OutOfBudget if the budget ends first."""
-        depths = sorted(depths)
-        hits = []
-        for t in depths:
-            budget.check()  # encoding many layers of a big circuit takes a while
-            hits.append(self.conjunction([self.alive(t), self.literal(condition, t)]))
-        if all(hit is False for hit in hits):
-            return None
-        note = f"{self.question}: depths {_ranges(depths)}"
-        query = self._named(f"query: {note}")
-        self.add_clause([-query, *hits])
+        query = OpenQuery(self, condition, depths, budget)
         try:
-            model = self._solve([query], budget, note)
+            found = query.next(budget)
         finally:
-            self._retire(query)
-        if model is False:
-            return None
-        depth = next(t for t, hit in zip(depths, hits, strict=True) if holds(hit, model))
-        return Line(tuple(self._joint(t, model) for t in range(depth)))
+            query.close()
+        return None if found is None else found[0]
 
     def _joint(self, t: int, model: set[int]) -> tuple[int, ...]:
         return tuple(
             next(a for a in range(len(actions)) if holds(self.does(role, a, t), model))
             for role, actions in enumerate(self.system.actions)
         )
+
+
+class OpenQuery:
+    """The query "a line of play to a layer in `depths` that is alive and satisfies
+    `condition`", kept open under one switch: `exclude` rules out more of the layers' states
+    with clauses under the switch, so that each `next` finds something new while what the
+    solver learned stays (enumeration). `close` retires the switch."""
+
+    def __init__(
+        self,
+        unrolling: Unrolling,
+        condition: int,
+        depths: Iterable[int],
+        budget: Budget,
+        watched: Sequence[int] = (),
+    ):
+        self.unrolling = unrolling
+        self.depths = sorted(depths)
+        self.watched = tuple(watched)
+        """Circuit literals whose values at the layer reached come with each line found."""
+        self.hits: dict[int, Lit] = {}
+        for t in self.depths:
+            budget.check()  # encoding many layers of a big circuit takes a while
+            hit = unrolling.conjunction([unrolling.alive(t), unrolling.literal(condition, t)])
+            if hit is not False:
+                self.hits[t] = hit
+                for literal in self.watched:  # in every model, so their values can be read
+                    unrolling.literal(literal, t)
+        self.note = f"{unrolling.question}: depths {_ranges(self.depths)}"
+        self.switch = unrolling._named(f"query: {self.note}") if self.hits else None
+        if self.switch is not None:
+            unrolling.add_clause([-self.switch, *self.hits.values()])
+
+    def exclude(self, literals: Sequence[int]) -> None:
+        """No layer of the query may satisfy all the circuit literals `literals` from now on."""
+        for t, hit in self.hits.items():
+            layer = [negate(self.unrolling.literal(literal, t)) for literal in literals]
+            self.unrolling.add_clause([-self.switch, negate(hit), *layer])
+
+    def next(self, budget: Budget) -> tuple[Line, tuple[bool, ...]] | None:
+        """A line of play to a layer the query asks for, with the values of the watched
+        literals there; None if there is none (proved); OutOfBudget if the budget ends."""
+        if self.switch is None:
+            return None
+        model = self.unrolling._solve([self.switch], budget, self.note)
+        if model is False:
+            return None
+        depth = next(t for t, hit in self.hits.items() if holds(hit, model))
+        unrolling = self.unrolling
+        line = Line(tuple(unrolling._joint(t, model) for t in range(depth)))
+        values = tuple(holds(unrolling.literal(lit, depth), model) for lit in self.watched)
+        return line, values
+
+    def close(self) -> None:
+        if self.switch is not None:
+            self.unrolling._retire(self.switch)
+            self.switch = None
 
 
 def _ranges(depths: Sequence[int]) -> str:
