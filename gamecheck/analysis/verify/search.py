@@ -8,7 +8,8 @@ first: once no non-terminal state is reachable at some depth, every other questi
 all reachable states and its answer is complete.
 
 The time budget is shared out: each question in turn gets an equal share of what is left,
-and what the first round leaves unknown is asked again with all the time that remains.
+and what the first round leaves unknown is asked again, each in turn with an equal share of
+what remains.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ class Verifier:
 
     def run(self) -> Verification:
         """Every answer; each question first gets an equal share of the time left, then
-        those left unknown share what remains, in order."""
+        those left unknown, in turn, an equal share of what remains."""
         roles = self.system.roles
         questions: dict[str, Callable[[], Answer | Outcomes]] = {
             "longest_game": self.longest_game,
@@ -101,9 +102,11 @@ class Verifier:
         for number, (name, ask) in enumerate(questions.items()):
             share = 1 / (len(questions) - number)
             answers[name] = self._timed(name, ask, self.whole_budget.part(share=share))
-        for name, ask in questions.items():
-            if answers[name].status == UNKNOWN and not self.whole_budget.expired:
-                answers[name] = self._timed(name, ask, self.whole_budget)
+        unknown = [name for name in questions if answers[name].status == UNKNOWN]
+        for number, name in enumerate(unknown):
+            if not self.whole_budget.expired:
+                share = self.whole_budget.part(share=1 / (len(unknown) - number))
+                answers[name] = self._timed(name, questions[name], share)
         teams = answers.pop(TEAMS)
         return Verification(
             game=self.system.name,
