@@ -2,6 +2,8 @@
 something runs out. Expected bounds are worked out by hand from the rules below, and the
 longest game is checked against an explicit search of the reasoner's game tree."""
 
+import pytest
+
 from gamecheck.analysis.verify.pipeline import verify_game
 from gamecheck.models.sheet import GdlGame
 from gamecheck.solvers.ground.grounder import ground
@@ -67,24 +69,22 @@ def longest_by_search(text: str) -> int:
     return longest(game.initial_state())
 
 
-def test_marks_of_one_or_two_cells_are_ranked_by_the_blanks():
-    invariants = invariants_of(MARK_ONE_OR_TWO)
+@pytest.mark.parametrize(
+    ("text", "steps", "longest", "least"),
+    [
+        (MARK_ONE_OR_TWO, 1, 4, [0, 1, 2, 3, 4]),
+        (PREPARE_THEN_MARK, 2, 7, [0, 0, 1, 1, 2, 2, 3]),
+    ],
+    ids=["mark one or two", "prepare then mark"],
+)
+def test_games_that_run_out_of_cells_are_ranked(text, steps, longest, least):
+    invariants = invariants_of(text)
     assert invariants.counters == []
     ranking = invariants.ranking
     assert ranking is not None
-    assert ranking.steps == 1
-    assert ranking.longest == 4
-    assert [ranking.least(t) for t in range(5)] == [0, 1, 2, 3, 4]
-
-
-def test_a_ranking_over_two_steps_bounds_prepare_then_mark():
-    invariants = invariants_of(PREPARE_THEN_MARK)
-    assert invariants.counters == []
-    ranking = invariants.ranking
-    assert ranking is not None
-    assert ranking.steps == 2
-    assert ranking.longest == 7
-    assert [ranking.least(t) for t in range(7)] == [0, 0, 1, 1, 2, 2, 3]
+    assert ranking.steps == steps
+    assert ranking.longest == longest
+    assert [ranking.least(t) for t in range(len(least))] == least
 
 
 def test_a_game_that_never_runs_out_has_no_ranking():
