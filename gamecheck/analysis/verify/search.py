@@ -131,8 +131,7 @@ class Verifier:
         """The most steps any game can last, proved by a depth with no non-terminal state.
         The first such depth comes from the counters or the ranking where there are some
         (no state the invariants allow is non-terminal that deep), else from probes at 1,
-        2, 4, ...;
-        then a binary search below it."""
+        2, 4, ...; then a binary search below it."""
         self.progress("longest game")
         nonterminal = -self.system.terminal
         if self._find(nonterminal, [0]) is None:

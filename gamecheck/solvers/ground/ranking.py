@@ -87,11 +87,12 @@ def _choices(falling: list[int], rising: list[int]) -> list[tuple[list[int], lis
 def _candidates(system: TransitionSystem, playouts: Playouts) -> tuple[list[int], list[int]]:
     """Fluents false initially that no playout turns off, and true ones no playout turns on
     (the playouts may not have turned them at all: a proof may still need them)."""
-    states, lengths = playouts.states, playouts.lengths
-    before, after = states[:-1], states[1:]
-    moved = (np.arange(len(before))[:, None] < lengths[None, :])[:, :, None]
-    rises = ((after & ~before) & moved).any(axis=(0, 1))
-    falls = ((before & ~after) & moved).any(axis=(0, 1))
+    states = playouts.states  # a playout that ended keeps its state: no change after it
+    rises = np.zeros(states.shape[2], dtype=bool)
+    falls = np.zeros(states.shape[2], dtype=bool)
+    for before, after in zip(states[:-1], states[1:], strict=True):  # a step at a time
+        rises |= (after & ~before).any(axis=0)
+        falls |= (before & ~after).any(axis=0)
     initial = np.zeros(len(system.fluents), dtype=bool)
     initial[sorted(system.initial)] = True
     rising = np.flatnonzero(~falls & ~initial)
