@@ -11,7 +11,7 @@ shorter) playouts, so that the states kept take at most STATE_BYTES.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -44,7 +44,9 @@ def unpack(words: np.ndarray, width: int) -> np.ndarray:
 
 class BatchCircuit:
     """A circuit compiled for evaluation over packed batches: gates grouped by depth (only
-    the gates some root literal depends on, when roots are given)."""
+    the gates some root literal depends on, when roots are given). Each level holds its
+    gates, their children (flattened), the masks that negate children, and the number of
+    children of each gate; levels are in an order that evaluates children first."""
 
     def __init__(
         self,
@@ -52,34 +54,67 @@ class BatchCircuit:
         roots: list[int] | None = None,
         budget: Budget | None = None,
     ):
-        children = system.circuit.children
-        wanted = None if roots is None else system.circuit.cone(roots)
-        depth = [0] * len(children)
+        self.circuit = system.circuit
+        self.size = TRUE + 1
+        self.depth = [0] * self.size
+        self.levels: list[tuple[np.ndarray, ...]] = []
+        wanted = None if roots is None else self.circuit.cone(roots)
+        self._compile(wanted, budget)
+
+    def _compile(self, wanted: set[int] | None, budget: Budget | None) -> None:
+        """Add levels for the gates the circuit gained since the last compilation (those of
+        `wanted` only, if given); if the budget ends first, the compilation is unchanged."""
+        children = self.circuit.children
+        start, end = self.size, len(children)
+        depth = self.depth[:start] + [0] * (end - start)
         levels: dict[int, list[int]] = {}
-        for node in range(TRUE + 1, len(children)):
+        for node in range(start, end):
             if budget is not None and node % 65536 == 0:
                 budget.check()
             if children[node] and (wanted is None or node in wanted):
                 depth[node] = 1 + max(depth[abs(child)] for child in children[node])
                 levels.setdefault(depth[node], []).append(node)
-        self.size = len(children)
-        self.levels = []
+        compiled = []
         for level in sorted(levels):
             gates = levels[level]
             flat = [child for gate in gates for child in children[gate]]
-            self.levels.append(
+            compiled.append(
                 (
                     np.array(gates),
                     np.array([abs(child) for child in flat]),
                     np.where(np.array([child < 0 for child in flat]), ONES, np.uint64(0))[:, None],
-                    np.cumsum([0] + [len(children[gate]) for gate in gates[:-1]]),
+                    np.array([len(children[gate]) for gate in gates]),
                 )
             )
+        self.size, self.depth = end, depth
+        self.levels += compiled
+
+    def restricted(self, roots: list[int], budget: Budget | None = None) -> BatchCircuit:
+        """Only the gates some root literal depends on, of a circuit compiled without
+        roots (the gates the circuit gained since are compiled first): the cone is marked
+        level by level, from the top down, with whole-array operations."""
+        if len(self.circuit.children) > self.size:
+            self._compile(None, budget)
+        wanted = np.zeros(self.size, dtype=bool)
+        wanted[np.abs(np.asarray(roots, dtype=np.int64))] = True
+        for gates, children, _, counts in reversed(self.levels):
+            chosen = wanted[gates]
+            if chosen.any():
+                wanted[children[np.repeat(chosen, counts)]] = True
+        cone = object.__new__(BatchCircuit)
+        cone.circuit, cone.size, cone.depth, cone.levels = self.circuit, self.size, self.depth, []
+        for gates, children, flips, counts in self.levels:
+            chosen = wanted[gates]
+            if chosen.any():
+                edges = np.repeat(chosen, counts)
+                cone.levels.append((gates[chosen], children[edges], flips[edges], counts[chosen]))
+        return cone
 
     def evaluate(self, values: np.ndarray) -> None:
         """Fill in every gate row of `values` (nodes x words) from its input rows."""
         values[TRUE] = ONES
-        for gates, children, flips, offsets in self.levels:
+        for gates, children, flips, counts in self.levels:
+            offsets = np.cumsum(counts) - counts
             values[gates] = np.bitwise_and.reduceat(values[children] ^ flips, offsets, axis=0)
 
     def node_values(self, system: TransitionSystem, states: np.ndarray) -> np.ndarray:
@@ -107,11 +142,13 @@ class BatchCircuit:
 class Playouts:
     """Seeded random playouts: `states` (step x playout x fluent; a playout that ended keeps
     its last state), `lengths` (steps each playout took) and `actions` (step x playout x
-    role: the action index each role chose)."""
+    role: the action index each role chose); `circuit`, the system's circuit compiled for
+    them (None if the budget ended first), is reused by every later look at their states."""
 
     states: np.ndarray
     lengths: np.ndarray
     actions: np.ndarray
+    circuit: BatchCircuit | None = field(default=None, repr=False, compare=False)
 
     def visited(self) -> np.ndarray:
         """Every state some playout visited, one row each (with repetitions)."""
@@ -132,15 +169,17 @@ class Playouts:
         )
         if not len(steps):
             return None
-        circuit = BatchCircuit(system, [condition], budget)
+        circuit = self._compiled(system, [condition], budget)
         first = None
         for start in range(0, len(steps), FIND_CHUNK):  # np.nonzero lists shallow steps first
             budget.check()
-            chunk = slice(start, start + FIND_CHUNK)
-            row = circuit.node_row(system, self.states[steps[chunk], players[chunk]], condition)
-            hits = np.flatnonzero(row)
+            chunk = self.states[
+                steps[start : start + FIND_CHUNK], players[start : start + FIND_CHUNK]
+            ]
+            distinct, where = np.unique(chunk, axis=0, return_index=True)
+            hits = where[circuit.node_row(system, distinct, condition)]
             if len(hits):
-                first = start + hits[0]
+                first = start + hits.min()
                 break
         if first is None:
             return None
@@ -153,7 +192,7 @@ class Playouts:
         terminal states that playouts ended in, the line of a shortest playout ending so;
         OutOfBudget if the budget ends first."""
         budget = budget or Budget()
-        circuit = BatchCircuit(system, [system.terminal, *literals], budget)
+        circuit = self._compiled(system, [system.terminal, *literals], budget)
         by_length = np.argsort(self.lengths, kind="stable")
         lines: dict[tuple[bool, ...], Line] = {}
         for start in range(0, len(by_length), FIND_CHUNK):
@@ -169,6 +208,12 @@ class Playouts:
                     tuple(bool(v) for v in key), self._line(player, self.lengths[player])
                 )
         return lines
+
+    def _compiled(self, system: TransitionSystem, roots: list[int], budget: Budget):
+        """The part of the system's circuit that `roots` depend on."""
+        if self.circuit is None:
+            return BatchCircuit(system, roots, budget)
+        return self.circuit.restricted(roots, budget)
 
     def _line(self, player: int, steps: int) -> Line:
         """The first `steps` joint actions of a playout."""
@@ -191,6 +236,7 @@ def random_playouts(
     playouts = max(64, min(playouts, STATE_BYTES // (width * (max_steps + 1)) // 64 * 64))
     max_steps = min(max_steps, STATE_BYTES // (width * playouts))
     rng = np.random.default_rng(seed)
+    circuit = None
     try:
         circuit = BatchCircuit(system, budget=budget)
     except OutOfBudget:
@@ -231,7 +277,7 @@ def random_playouts(
         states.append(unpack(state, playouts).T)
         actions.append(joint)
     actions.append(np.zeros((playouts, len(system.roles)), dtype=np.int32))
-    return Playouts(np.stack(states), lengths, np.stack(actions))
+    return Playouts(np.stack(states), lengths, np.stack(actions), circuit)
 
 
 def _packed_literal_rows(values: np.ndarray, literals) -> np.ndarray:
