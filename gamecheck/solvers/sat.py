@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.pb import PBEnc
@@ -158,6 +159,33 @@ class Clauses:
             self.add([contradiction])
             kept = [-contradiction]
         self.add(kept)
+
+    def new_variables(self, count: int) -> np.ndarray:
+        """`count` fresh variables, numbered consecutively."""
+        first = self.pool.top + 1
+        self.pool.top += count
+        return np.arange(first, first + count, dtype=np.int64)
+
+    def add_all(self, clauses: list[list[int]]) -> None:
+        """Clauses of variables (no constants, none empty)."""
+        self.solver.append_formula(clauses)
+        self.clause_count += len(clauses)
+        if self.recorded is not None:
+            self.recorded.extend(clauses)
+
+    def define_ands(self, gates: np.ndarray, inputs: np.ndarray, counts: np.ndarray) -> None:
+        """Constrain each gate to equal the AND of its inputs (`inputs` flattened, `counts`
+        of them per gate), building the clauses with whole-array operations."""
+        self.add_all(np.stack([-np.repeat(gates, counts), inputs], axis=1).tolist())
+        starts = np.cumsum(counts + 1) - (counts + 1)
+        long = np.empty(len(inputs) + len(gates), dtype=np.int64)
+        long[starts] = gates
+        others = np.ones(len(long), dtype=bool)
+        others[starts] = False
+        long[others] = -inputs
+        flat = long.tolist()
+        ends = (starts + counts + 1).tolist()
+        self.add_all([flat[s:e] for s, e in zip(starts.tolist(), ends, strict=True)])
 
     def define_and(self, gate: int, inputs: Sequence[int]) -> None:
         """Constrain `gate` to equal the AND of `inputs`."""

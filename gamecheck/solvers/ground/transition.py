@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from gamecheck.gdl.terms import Term, term_text
 from gamecheck.solvers.ground.circuit import Circuit, value
+from gamecheck.solvers.ground.layers import LayerPlan
 
 
 @dataclass
@@ -45,6 +47,11 @@ class TransitionSystem:
             for role, nodes in enumerate(self.action_nodes)
             for action, node in enumerate(nodes)
         }
+
+    @cached_property
+    def layer_plan(self) -> LayerPlan:
+        """How unrollings build whole layers of this system (solvers/ground/layers.py)."""
+        return LayerPlan(self)
 
     def evaluate(self, state: Iterable[int], joint: Sequence[int] | None = None) -> list[bool]:
         """Every node's value in a state (fluent indexes) under a joint action (action

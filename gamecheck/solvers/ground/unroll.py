@@ -1,10 +1,11 @@
 """A transition system unrolled over time steps: what the CNF and CP-SAT encodings share.
 
-Layer t holds the state after t steps. Every circuit node is instantiated at a layer only
-when something asks for it; constants fold away (the initial state is known, so much of the
-first layers is), an action that is not legal at a layer is the constant False, and gates
-with the same inputs share one variable. A fluent at layer t+1 is the literal of its `next`
-definition at layer t: no variable of its own.
+Layer t holds the state after t steps. A layer is built whole when something asks for one
+of its nodes (solvers/ground/layers.py); constants fold away (the initial state is known, so
+much of the first layers is), and an action that is not legal at a layer is the constant
+False. A fluent at layer t+1 is the literal of its `next` definition at layer t: no variable
+of its own. The conditions of queries, made later, are instantiated on top, one gate at a
+time, gates with the same inputs sharing one variable.
 
 `alive(t)` says the line of play is still going at layer t: every earlier state was
 non-terminal and every role took exactly one legal action in it. `find` asks whether some
@@ -26,9 +27,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from gamecheck.budget import Budget
 from gamecheck.gdl.terms import term_text
 from gamecheck.solvers.ground.circuit import TRUE
+from gamecheck.solvers.ground.layers import CONSTANT, Level, decode, fold_gates, read
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.sat import Lit, holds, negate, shared_and
 
@@ -66,7 +70,11 @@ class Unrolling(ABC):
         """The budget of the encoding: building layers of a big circuit takes a while, so
         the caller sets the budget of the question it asks (OutOfBudget stops the build)."""
         self._built = 0
+        self.plan = system.layer_plan
+        self._codes: list[np.ndarray] = []
+        """Per built layer, the code of every planned node (solvers/ground/layers.py)."""
         self.layers: list[dict[int, Lit]] = []
+        """Per layer, the literals of the nodes made after the plan (query conditions)."""
         self._gates: dict[tuple[int, ...], int] = {}
         self._alive: list[Lit] = [True]
         self.invariants = None
@@ -102,6 +110,18 @@ class Unrolling(ABC):
         budget ends first. The assumptions hold only for this call; `note` says what the
         call asks (recorded with it when recording)."""
 
+    def _new_variables(self, count: int) -> np.ndarray:
+        """`count` fresh variables."""
+        return np.array([self.new_variable() for _ in range(count)], dtype=np.int64)
+
+    def _define_ands(self, gates: np.ndarray, inputs: np.ndarray, counts: np.ndarray) -> None:
+        """Constrain each gate to equal the AND of its inputs (`inputs` flattened, `counts`
+        of them per gate)."""
+        start = 0
+        for gate, count in zip(gates.tolist(), counts.tolist(), strict=True):
+            self._define_and(gate, tuple(inputs[start : start + count].tolist()))
+            start += count
+
     def _retire(self, query: int) -> None:  # noqa: B027 (most backends need do nothing)
         """A query's switch will not be used again (the CNF backend fixes it to false, so
         that what the solver learned stays small)."""
@@ -122,58 +142,83 @@ class Unrolling(ABC):
         return self.layers[t]
 
     def _node(self, node: int, t: int) -> Lit:
+        if self.plan.covers(node):
+            return decode(self._layer_codes(t)[node])
         layer = self._layer(t)
-        if node in layer:
-            return layer[node]
-        stack = [(node, t)]
+        children = self.system.circuit.children
+        stack = [node]
         while stack:
-            current, at = stack[-1]
-            here = self._layer(at)
-            if current in here:
+            current = stack[-1]
+            if current in layer:
                 stack.pop()
                 continue
-            missing = [(n, u) for n, u in self._inputs_of(current, at) if n not in self._layer(u)]
+            inputs = [abs(child) for child in children[current]]
+            missing = [n for n in inputs if n not in layer and not self.plan.covers(n)]
             if missing:
                 stack.extend(missing)
                 continue
-            here[current] = self._make(current, at)
+            layer[current] = self.conjunction(self.literal(c, t) for c in children[current])
             stack.pop()
             self._built += 1
             if self._built % ENCODE_CHECK_EVERY == 0:
                 self.budget.check()
         return layer[node]
 
-    def _inputs_of(self, node: int, t: int) -> list[tuple[int, int]]:
-        system = self.system
-        children = system.circuit.children[node]
-        if children:
-            return [(abs(child), t) for child in children]
-        fluent = system.node_fluent.get(node)
-        if fluent is not None:
-            return [(abs(system.next[fluent]), t - 1)] if t > 0 else []
-        role, action = system.node_action[node]
-        return [(abs(system.legal[role][action]), t)]
+    def _layer_codes(self, t: int) -> np.ndarray:
+        """The codes of the planned nodes at layer t (the layers up to t built first)."""
+        while len(self._codes) <= t:
+            self._codes.append(self._build_layer(len(self._codes)))
+        return self._codes[t]
 
-    def _make(self, node: int, t: int) -> Lit:
+    def _build_layer(self, t: int) -> np.ndarray:
+        """Every planned node at layer t, level by level (OutOfBudget if the budget ends
+        first: the variables made so far are then left unused)."""
+        plan = self.plan
+        codes = np.zeros(plan.size, dtype=np.int64)
+        codes[TRUE] = CONSTANT
+        if t > 0:
+            codes[plan.fluent_nodes] = read(self._codes[t - 1], plan.next)
+        elif self.free_start:
+            codes[plan.fluent_nodes] = self._new_variables(len(plan.fluent_nodes))
+            self._label(codes, plan.fluent_nodes, t)
+        else:
+            codes[plan.fluent_nodes] = plan.initial
+        previous = self._codes[t - 1] if t > 0 else None
+        for level in plan.levels:
+            self.budget.check()
+            if len(level.gates):
+                left, inputs, counts = fold_gates(codes, level, previous)
+                gates = self._new_variables(len(counts))
+                codes[level.gates[left]] = gates
+                self._define_ands(gates, inputs, counts)
+            if len(level.actions):
+                self._add_actions(codes, level, t)
+        return codes.astype(np.int32)
+
+    def _add_actions(self, codes: np.ndarray, level: Level, t: int) -> None:
+        """An action is false where it cannot be legal, else a variable implying legality."""
+        legal = read(codes, level.legal)
+        possible = legal != -CONSTANT
+        codes[level.actions[~possible]] = -CONSTANT
+        does = self._new_variables(int(possible.sum()))
+        codes[level.actions[possible]] = does
+        for variable, legality in zip(does.tolist(), legal[possible].tolist(), strict=True):
+            if legality != CONSTANT:
+                self._clause([-variable, legality])
+        self._label(codes, level.actions[possible], t)
+
+    def _label(self, codes: np.ndarray, nodes: np.ndarray, t: int) -> None:
+        """Name the variables of fluent and action nodes, when recording."""
+        if not self.record:
+            return
         system = self.system
-        children = system.circuit.children[node]
-        if children:
-            return self.conjunction([self.literal(child, t) for child in children])
-        fluent = system.node_fluent.get(node)
-        if fluent is not None:
-            if t > 0:
-                return self.literal(system.next[fluent], t - 1)
-            if not self.free_start:
-                return fluent in system.initial
-            return self._named(f"true {term_text(system.fluents[fluent])} @{t}")
-        role, action = system.node_action[node]
-        legal = self.literal(system.legal[role][action], t)
-        if legal is False:
-            return False
-        does = self._named(f"does {system.roles[role]} {system.action_text(role, action)} @{t}")
-        if legal is not True:
-            self._clause([-does, legal])
-        return does
+        for node in nodes.tolist():
+            if node in system.node_fluent:
+                label = f"true {term_text(system.fluents[system.node_fluent[node]])}"
+            else:
+                role, action = system.node_action[node]
+                label = f"does {system.roles[role]} {system.action_text(role, action)}"
+            self.labels[int(codes[node])] = f"{label} @{t}"
 
     def _named(self, label: str) -> int:
         """A new variable, remembered under `label` when recording."""
@@ -299,7 +344,7 @@ class Unrolling(ABC):
             possible = [does for does in possible if does is not False]
             if not possible:
                 self.add_clause([-alive])
-            elif True in possible:
+            elif any(does is True for does in possible):
                 self.add_clause([-does for does in possible if does is not True] or [True])
             else:
                 self._exactly_one_if(alive, possible)

@@ -8,6 +8,8 @@ serves the next.
 
 from __future__ import annotations
 
+import numpy as np
+
 from gamecheck.budget import Budget
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import Unrolling
@@ -44,6 +46,12 @@ class CnfUnrolling(Unrolling):
 
     def _define_and(self, gate: int, literals: tuple[int, ...]) -> None:
         self.clauses.define_and(gate, literals)
+
+    def _new_variables(self, count: int) -> np.ndarray:
+        return self.clauses.new_variables(count)
+
+    def _define_ands(self, gates: np.ndarray, inputs: np.ndarray, counts: np.ndarray) -> None:
+        self.clauses.define_ands(gates, inputs, counts)
 
     def _clause(self, literals: list[int]) -> None:
         self.clauses.add(literals)
