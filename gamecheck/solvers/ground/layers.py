@@ -13,8 +13,9 @@ level is one past its inputs'), each level with whole-array operations:
   legality, so it sits one level past its `legal` literal.
 
 A layer covers the nodes that every step needs (legal, next, terminal), every fluent and
-every action: the `planned` nodes. Goals and the conditions of queries, needed at a few
-layers only, are instantiated one by one on top of them.
+every action: the `planned` nodes. The goals' other nodes, needed at some layers only, are
+built the same way, whole, at a layer that asks for one of them. The conditions of
+queries, made later, are instantiated one gate at a time on top.
 
 A layer is an array of codes, one per node: a solver literal, or +-CONSTANT for true/false.
 """
@@ -48,43 +49,34 @@ class Level:
 
 
 class LayerPlan:
-    """The levels of the planned nodes of a system's circuit."""
+    """The levels of a system's circuit: those of the nodes every step needs, then those
+    of the goals' other nodes."""
 
     def __init__(self, system: TransitionSystem):
-        children = system.circuit.children
+        circuit = system.circuit
+        children = circuit.children
         legal_of = {
             node: system.legal[role][action] for node, (role, action) in system.node_action.items()
         }
         roots = [*system.next, system.terminal, *legal_of.values()]
-        planned = system.circuit.cone(roots) | set(system.fluent_nodes) | set(legal_of)
+        planned = circuit.cone([TRUE, *roots]) | set(system.fluent_nodes) | set(legal_of)
+        goals = [literal for values in system.goals for literal in values.values()]
+        goal_nodes = circuit.cone(goals) - planned
         self.size = len(children)
         self.planned = np.zeros(self.size, dtype=bool)
-        self.planned[[TRUE, *planned]] = True
+        self.planned[list(planned)] = True
+        self.goal_planned = np.zeros(self.size, dtype=bool)
+        self.goal_planned[list(goal_nodes)] = True
         gates = sorted(node for node in planned if children[node])
         depth = [0] * self.size
-        for node in gates:  # children first; actions count as inputs here
-            depth[node] = 1 + max(depth[abs(child)] for child in children[node])
+        _set_depths(children, gates, depth)  # actions count as inputs here
         for node, legal in legal_of.items():  # legality never depends on an action
             depth[node] = 1 + depth[abs(legal)]
-        for node in gates:
-            depth[node] = 1 + max(depth[abs(child)] for child in children[node])
-        by_depth: dict[int, tuple[list[int], list[int]]] = {}
-        for node in gates:
-            by_depth.setdefault(depth[node], ([], []))[0].append(node)
-        for node in legal_of:
-            by_depth.setdefault(depth[node], ([], []))[1].append(node)
-        self.levels = []
-        for level in sorted(by_depth):
-            at, actions = by_depth[level]
-            self.levels.append(
-                Level(
-                    gates=np.array(at, dtype=np.int64),
-                    inputs=np.array([c for gate in at for c in children[gate]], dtype=np.int64),
-                    counts=np.array([len(children[gate]) for gate in at], dtype=np.int64),
-                    actions=np.array(actions, dtype=np.int64),
-                    legal=np.array([legal_of[node] for node in actions], dtype=np.int64),
-                )
-            )
+        _set_depths(children, gates, depth)
+        self.levels = _levels(children, depth, gates, legal_of)
+        goal_gates = sorted(goal_nodes)  # all gates: every input node is planned
+        _set_depths(children, goal_gates, depth)
+        self.goal_levels = _levels(children, depth, goal_gates, {})
         self.fluent_nodes = np.array(system.fluent_nodes, dtype=np.int64)
         self.next = np.array(system.next, dtype=np.int64)
         initial = np.zeros(len(system.fluents), dtype=bool)
@@ -92,7 +84,40 @@ class LayerPlan:
         self.initial = np.where(initial, CONSTANT, -CONSTANT)
 
     def covers(self, node: int) -> bool:
+        """Whether every layer has the node."""
         return node < self.size and bool(self.planned[node])
+
+    def covers_goal(self, node: int) -> bool:
+        """Whether the node is among the goals' other nodes."""
+        return node < self.size and bool(self.goal_planned[node])
+
+
+def _set_depths(children, gates: list[int], depth: list[int]) -> None:
+    """One past the deepest input, for gates in topological order."""
+    for node in gates:
+        depth[node] = 1 + max(depth[abs(child)] for child in children[node])
+
+
+def _levels(children, depth: list[int], gates: list[int], legal_of: dict[int, int]):
+    """The gates and actions grouped by depth, shallowest first."""
+    by_depth: dict[int, tuple[list[int], list[int]]] = {}
+    for node in gates:
+        by_depth.setdefault(depth[node], ([], []))[0].append(node)
+    for node in legal_of:
+        by_depth.setdefault(depth[node], ([], []))[1].append(node)
+    levels = []
+    for level in sorted(by_depth):
+        at, actions = by_depth[level]
+        levels.append(
+            Level(
+                gates=np.array(at, dtype=np.int64),
+                inputs=np.array([c for gate in at for c in children[gate]], dtype=np.int64),
+                counts=np.array([len(children[gate]) for gate in at], dtype=np.int64),
+                actions=np.array(actions, dtype=np.int64),
+                legal=np.array([legal_of[node] for node in actions], dtype=np.int64),
+            )
+        )
+    return levels
 
 
 def read(codes: np.ndarray, literals: np.ndarray) -> np.ndarray:

@@ -73,6 +73,8 @@ class Unrolling(ABC):
         self.plan = system.layer_plan
         self._codes: list[np.ndarray] = []
         """Per built layer, the code of every planned node (solvers/ground/layers.py)."""
+        self._goal_layers: set[int] = set()
+        """The layers whose codes include those of the goals' nodes."""
         self.layers: list[dict[int, Lit]] = []
         """Per layer, the literals of the nodes made after the plan (query conditions)."""
         self._gates: dict[tuple[int, ...], int] = {}
@@ -144,6 +146,8 @@ class Unrolling(ABC):
     def _node(self, node: int, t: int) -> Lit:
         if self.plan.covers(node):
             return decode(self._layer_codes(t)[node])
+        if self.plan.covers_goal(node):
+            return decode(self._goal_codes(t)[node])
         layer = self._layer(t)
         children = self.system.circuit.children
         stack = [node]
@@ -183,8 +187,22 @@ class Unrolling(ABC):
             self._label(codes, plan.fluent_nodes, t)
         else:
             codes[plan.fluent_nodes] = plan.initial
-        previous = self._codes[t - 1] if t > 0 else None
-        for level in plan.levels:
+        self._build_levels(codes, plan.levels, self._codes[t - 1] if t > 0 else None, t)
+        return codes.astype(np.int32)
+
+    def _goal_codes(self, t: int) -> np.ndarray:
+        """Layer t's codes, with those of the goals' nodes built first."""
+        codes = self._layer_codes(t)
+        if t not in self._goal_layers:
+            previous = self._codes[t - 1] if t - 1 in self._goal_layers else None
+            self._build_levels(codes, self.plan.goal_levels, previous, t)
+            self._goal_layers.add(t)
+        return codes
+
+    def _build_levels(self, codes, levels: list[Level], previous, t: int) -> None:
+        """Fill in the codes of the levels' nodes at layer t, given those of the layer
+        before (None if it does not have them)."""
+        for level in levels:
             self.budget.check()
             if len(level.gates):
                 left, inputs, counts = fold_gates(codes, level, previous)
@@ -193,7 +211,6 @@ class Unrolling(ABC):
                 self._define_ands(gates, inputs, counts)
             if len(level.actions):
                 self._add_actions(codes, level, t)
-        return codes.astype(np.int32)
 
     def _add_actions(self, codes: np.ndarray, level: Level, t: int) -> None:
         """An action is false where it cannot be legal, else a variable implying legality."""
