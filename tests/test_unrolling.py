@@ -181,3 +181,37 @@ def test_induction_proves_only_what_enumeration_confirms(backend):
                 proved.add(name)
     assert "x and o in one cell" in proved
     assert "x in the corner" not in proved
+
+
+@pytest.mark.parametrize("backend", ["cnf", "cpsat"])
+@pytest.mark.parametrize("sheet", ["tictactoe", "connect4_small"])
+def test_every_node_of_a_layer_has_its_value_along_a_line_of_play(backend, sheet):
+    """With the actions of a random line of play assumed, every node of the circuit (the
+    step's and the goals') has at each layer the value the plain evaluator gives it."""
+    from gamecheck.solvers.ground.sampling import random_playouts
+
+    system = ground(GdlGame.from_file(f"tests/data/gdl/{sheet}.kif").rules, sheet)
+    playouts = random_playouts(system, 4, max_steps=12, seed=7)
+    goals = [literal for values in system.goals for literal in values.values()]
+    circuit_nodes = range(2, len(system.circuit.children))
+    for player in range(4):
+        length = int(playouts.lengths[player])
+        line = [tuple(int(a) for a in playouts.actions[t, player]) for t in range(length)]
+        unrolling = make_unrolling(system, backend)
+        assumptions = [unrolling.alive(length)]
+        for t, joint in enumerate(line):
+            assumptions += [unrolling.does(role, a, t) for role, a in enumerate(joint)]
+        # after the last step no action is taken: only what the state decides is checked
+        checked = [circuit_nodes] * length + [[system.terminal, *goals]]
+        literals = [
+            [unrolling.literal(node, t) for node in nodes] for t, nodes in enumerate(checked)
+        ]
+        model = unrolling.satisfiable(assumptions, Budget())
+        assert model is not False
+        state = system.initial
+        for t, joint in enumerate([*line, None]):
+            values = system.evaluate(state, joint)
+            for node, literal in zip(checked[t], literals[t], strict=True):
+                assert holds(literal, model) == value(values, node), (t, node)
+            if joint is not None:
+                state = system.successor(state, joint)
