@@ -17,9 +17,9 @@ given to `use_invariants`, constrain every layer a query touches.
 
 Backends supply the variables and constraints: `new_variable`, `_define_and`, `_clause`,
 `_exactly_one_if`, `_linear_if` and `_solve`; a backend that can make many variables and
-gates at once also overrides `_new_variables` and `_define_ands` (the CNF one does). Literals are ints (negative for negation) or
-constants (solvers/sat.py). Every solver call takes the command's Budget and raises
-OutOfBudget when it ends first.
+gates at once also overrides `_new_variables` and `_define_ands` (the CNF one does).
+Literals are ints (negative for negation) or constants (solvers/sat.py). Every solver call
+takes the command's Budget and raises OutOfBudget when it ends first.
 """
 
 from __future__ import annotations
