@@ -192,3 +192,33 @@ def test_a_batch_inductive_only_with_a_later_one_is_proved_by_the_last_run():
     proved, statistics = prove(system, a_cell + control, None)
     assert proved == {"at most one in control", "someone in control", "at most one mark in (1 1)"}
     assert statistics["houdini_sat_calls"] == 3
+
+
+class FirstBatchOutOfTime(Budget):
+    """No time limit, except that the first batch's share of it is over at once."""
+
+    parts = 0
+
+    def part(self, seconds=None, *, share=None):
+        self.parts += 1
+        return Budget(0) if self.parts == 1 else super().part(seconds, share=share)
+
+
+def test_a_batch_out_of_its_share_of_time_is_tried_again_after_the_others():
+    system = ground(small_tictactoe().rules, "tictactoe")
+    control, a_cell, blank = tictactoe_candidates(system)
+    with CnfUnrolling(system, free_start=True) as unrolling:
+        prover = invariants._Induction(system, unrolling)
+        proved = prover.houdini(a_cell + control + blank, budget=FirstBatchOutOfTime())
+    # (1 1), the smallest batch, runs out of its share; control is proved, the blanks are
+    # not; then (1 1) is tried again, with control assumed, and proved on that try.
+    assert [c.description for c in proved] == [
+        "at most one in control",
+        "someone in control",
+        "at most one mark in (1 1)",
+    ]
+    assert prover.statistics["houdini_batches_deferred"] == 1
+    # Calls: 1 cut short, 1 for control (UNSAT), 6 breaking the blanks one at a time, 1 for
+    # (1 1) again (UNSAT: kept), 6 breaking the blanks in the last run (which ends when none
+    # is left). Had (1 1) fallen on its second try, the last run would have needed one more.
+    assert prover.statistics["houdini_sat_calls"] == 15

@@ -75,6 +75,9 @@ INDUCTION_DEPTHS = (1, 2, 4)
 """Counters are proved by k-induction for these k, the smallest first."""
 MAX_BATCH = 256
 """Candidates run to a Houdini fixpoint of their own before the next are tried."""
+BATCH_SHARE = 0.25
+"""The share of the time left that a batch may take on its first try (a batch that needs
+more is tried again once every other family that fits in a batch has had its turn)."""
 EXCLUSION_SECONDS = 20.0
 """Time for proving exclusions between the fluents of large relations; if it runs out,
 they are left out (what is proved stands without them)."""
@@ -499,7 +502,13 @@ class _Induction:
         self.unrolling = unrolling
         self.step = self.unrolling.alive(1)
         self.statistics = dict.fromkeys(
-            ("houdini_batches", "houdini_batches_proved", "houdini_sat_calls"), 0
+            (
+                "houdini_batches",
+                "houdini_batches_proved",
+                "houdini_batches_deferred",
+                "houdini_sat_calls",
+            ),
+            0,
         )
 
     def houdini(
@@ -512,38 +521,55 @@ class _Induction:
         """The candidates proved invariant (with the `proved` invariants assumed before and
         after the step) within the budget: a batch at a time, then all that is left at once.
 
-        Each batch (one family of candidates, at most MAX_BATCH, the smallest first) is
-        run to its Houdini fixpoint under the invariants proved so far, and what remains of
-        it is proved: it holds initially, and a step from any state satisfying it and the
-        proved invariants, to a state satisfying those (as every reachable state does),
-        keeps it; so by induction on the steps it holds in every reachable state. What a
-        batch proves is then assumed for the next. Last, the candidates still unproved are
-        run to one fixpoint together, which also finds those inductive only together
-        (with the proved ones assumed, this keeps at least what one run over all of the
-        candidates would). A run the budget cuts short proves nothing; the batches proved
-        before it are kept, and the budget's end is left for the caller to see."""
+        Each batch (a family of candidates, or MAX_BATCH of a larger one) is run to its
+        Houdini fixpoint under the invariants proved so far, and what remains of it is
+        proved: it holds initially, and a step from any state satisfying it and the proved
+        invariants, to a state satisfying those (as every reachable state does), keeps it;
+        so by induction on the steps it holds in every reachable state. What a batch
+        proves is assumed for the next. The families that fit in a batch go first, the
+        smallest first, each within BATCH_SHARE of the time left; those that take longer
+        are tried again, without that limit, before the pieces of the larger families.
+        Last, the candidates still unproved are run to one fixpoint together, which also
+        finds those inductive only together (with the proved ones assumed, this keeps at
+        least what one run over all of the candidates would). A run the budget cuts short
+        proves nothing; what was proved before it stands, and the budget's end is left for
+        the caller to see."""
         initial = self.system.evaluate(self.system.initial)
         active = [c for c in candidates if value(initial, c.literal)]
         assumed = self.unrolling.new_variable()
         self._assume(assumed, proved)
         found: list[StateInvariant] = []
-        batches = _batches(active)
-        self.statistics["houdini_batches"] += len(batches)
+        small, large = _batches(active)
+        self.statistics["houdini_batches"] += len(small) + len(large)
         try:
-            for batch in batches:
-                kept = self._fixpoint(batch, assumed, budget)
-                self._assume(assumed, kept)
-                found += kept
-                self.statistics["houdini_batches_proved"] += 1
+            deferred = []
+            for batch in small:
+                try:
+                    found += self._prove(batch, assumed, budget.part(share=BATCH_SHARE))
+                except OutOfBudget:
+                    budget.check()  # only the batch's share ran out
+                    deferred.append(batch)
+            self.statistics["houdini_batches_deferred"] += len(deferred)
+            for batch in deferred + large:
+                found += self._prove(batch, assumed, budget)
             settled = set(found)
             rest = [c for c in active if c not in settled]
-            if len(batches) > 1 and rest:
+            if len(small) + len(large) > 1 and rest:
                 found += self._fixpoint(rest, assumed, budget)
         except OutOfBudget:
             pass  # the batches proved so far stand
         finally:
             self.unrolling.add_clause([-assumed])
         return found
+
+    def _prove(
+        self, batch: list[StateInvariant], assumed: int, budget: Budget
+    ) -> list[StateInvariant]:
+        """The batch's fixpoint, from now on assumed with what `assumed` switches on."""
+        kept = self._fixpoint(batch, assumed, budget)
+        self._assume(assumed, kept)
+        self.statistics["houdini_batches_proved"] += 1
+        return kept
 
     def _assume(self, switch: int, invariants: Iterable[StateInvariant]) -> None:
         """Let `switch` assume the invariants before and after the step."""
@@ -619,19 +645,24 @@ class _Induction:
         return _exactly(unrolling, changed, count)
 
 
-def _batches(candidates: list[StateInvariant]) -> list[list[StateInvariant]]:
-    """The candidates by family, a family cut into pieces of at most MAX_BATCH, the
-    smallest batches first (ties by family name, so the order is the same every run)."""
+def _batches(
+    candidates: list[StateInvariant],
+) -> tuple[list[list[StateInvariant]], list[list[StateInvariant]]]:
+    """The candidates by family: the families of at most MAX_BATCH, and pieces of MAX_BATCH
+    of the larger ones, the smallest families first (ties by name, so that the order is the
+    same every run)."""
     families: dict[str, list[StateInvariant]] = {}
     for candidate in candidates:
         families.setdefault(candidate.family, []).append(candidate)
-    batches = [
-        (family, members[start : start + MAX_BATCH])
-        for family, members in families.items()
+    order = sorted(families.items(), key=lambda item: (len(item[1]), item[0]))
+    small = [members for _, members in order if len(members) <= MAX_BATCH]
+    large = [
+        members[start : start + MAX_BATCH]
+        for _, members in order
+        if len(members) > MAX_BATCH
         for start in range(0, len(members), MAX_BATCH)
     ]
-    batches.sort(key=lambda batch: (len(batch[1]), batch[0]))
-    return [members for _, members in batches]
+    return small, large
 
 
 def _exactly(unrolling, literals: list, k: int):
