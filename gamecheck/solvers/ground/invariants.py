@@ -73,7 +73,7 @@ MAX_LABELS = 10
 """Relations with at most this many fluents are bookkeeping (control, turn, selections)."""
 INDUCTION_DEPTHS = (1, 2, 4)
 """Counters are proved by k-induction for these k, the smallest first."""
-MAX_BATCH = 256
+MAX_BATCH = 1024
 """Candidates run to a Houdini fixpoint of their own before the next are tried."""
 BATCH_SHARE = 0.25
 """The share of the time left that a batch may take on its first try (a batch that needs
