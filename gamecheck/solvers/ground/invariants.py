@@ -21,9 +21,12 @@ proof is Houdini's induction: assume all remaining state candidates in an arbitr
 take one legal step from it, and ask the SAT solver for a candidate that fails afterwards;
 drop every candidate the model breaks and ask again, until the answer is UNSAT. What
 remains holds initially and is preserved by every step, so it holds in every reachable
-state. Counters are then proved the same way, under the proved state invariants. Each
-stage runs within the budget it is given; a stage the budget cuts short proves nothing and
-is left out (an unfinished Houdini run has not reached its fixpoint).
+state. The candidates are proved a family at a time, the smallest first, each family under
+the invariants proved before it, and then what is left all at once (`_Induction.houdini`):
+a budget too short for one run over thousands of candidates still proves the families it
+finished. Counters are then proved the same way, under the proved state invariants. Each
+stage runs within the budget it is given; a run the budget cuts short proves nothing (an
+unfinished Houdini run has not reached its fixpoint), and what was proved before it stands.
 """
 
 from __future__ import annotations
@@ -70,6 +73,11 @@ MAX_LABELS = 10
 """Relations with at most this many fluents are bookkeeping (control, turn, selections)."""
 INDUCTION_DEPTHS = (1, 2, 4)
 """Counters are proved by k-induction for these k, the smallest first."""
+MAX_BATCH = 1024
+"""Candidates run to a Houdini fixpoint of their own before the next are tried."""
+BATCH_SHARE = 0.25
+"""The share of the time left that a batch may take on its first try (a batch that needs
+more is tried again once every other family that fits in a batch has had its turn)."""
 EXCLUSION_SECONDS = 20.0
 """Time for proving exclusions between the fluents of large relations; if it runs out,
 they are left out (what is proved stands without them)."""
@@ -77,10 +85,12 @@ they are left out (what is proved stands without them)."""
 
 @dataclass(frozen=True)
 class StateInvariant:
-    """A circuit literal that holds in every reachable state."""
+    """A circuit literal that holds in every reachable state. `family` names the candidates
+    it is first tried with (one relation's, one group family's, the goals', ...)."""
 
     literal: int
     description: str
+    family: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -142,6 +152,7 @@ def find_invariants(
     state: list[StateInvariant] = []
     counters: list[Counter] = []
     ranking = None
+    proofs: dict[str, int] = {}
     try:
         values = _node_values(system, samples, budget)
         candidates = _state_candidates(system, groups, occupied, values, budget)
@@ -149,12 +160,11 @@ def find_invariants(
         with CnfUnrolling(system, free_start=True, sat_solver=sat_solver) as unrolling:
             unrolling.budget = budget
             prover = _Induction(system, unrolling)
+            proofs = prover.statistics
             state = prover.houdini(candidates, budget=budget)
-            try:
-                part = budget.part(EXCLUSION_SECONDS)
-                state += prover.houdini(exclusions, proved=state, budget=part)
-            except OutOfBudget:
-                budget.check()  # only the exclusions' share ran out
+            budget.check()
+            part = budget.part(EXCLUSION_SECONDS)
+            state += prover.houdini(exclusions, proved=state, budget=part)
             features = _features(system, groups, occupied)
             sampled = trajectory[:, :COUNTER_PLAYOUTS], lengths[:COUNTER_PLAYOUTS]
             counters = next(
@@ -176,6 +186,7 @@ def find_invariants(
         "counters": len(counters),
         "samples": len(samples),
         "seconds": round(time.monotonic() - start, 3),
+        **proofs,
     }
     if ranking is not None:
         statistics["steps_at_most_by_ranking"] = ranking.longest
@@ -229,18 +240,19 @@ def _state_candidates(system, groups, occupied, values, budget) -> list[StateInv
         row = values[node]
         name = term_text(system.fluents[index])
         if row.all():
-            candidates.append(StateInvariant(node, f"{name} always holds"))
+            family = f"always {_relation(system.fluents[index])}"
+            candidates.append(StateInvariant(node, f"{name} always holds", family))
     for key, members in groups.items():
         if len(members) < 2:
             continue
         count = values[[system.fluent_nodes[i] for i in members]].sum(axis=0)
         lits = [system.fluent_nodes[i] for i in members]
+        family = f"group {key[0]} {key[1]}"
         if (count <= 1).all() and count.any():
-            candidates.append(
-                StateInvariant(circuit.at_most_one(lits), f"at most one {_group_text(key)}")
-            )
+            text = f"at most one {_group_text(key)}"
+            candidates.append(StateInvariant(circuit.at_most_one(lits), text, family))
         if (count >= 1).all():
-            candidates.append(StateInvariant(occupied[key], f"some {_group_text(key)}"))
+            candidates.append(StateInvariant(occupied[key], f"some {_group_text(key)}", family))
     candidates += _implications(system, occupied, values, budget)
     candidates += _goal_exclusions(system, values)
     return candidates
@@ -255,9 +267,12 @@ def _implications(system, occupied, values, budget) -> list[StateInvariant]:
     for key in occupied:
         families.setdefault(key[:2], []).append(key)
     found = []
-    for keys in families.values():
+    for (relation, position), keys in families.items():
         atoms = [(occupied[key], _group_text(key)) for key in keys]
-        found += _binary_clauses(system.circuit, atoms, values, budget, (False,), (True,))
+        family = f"implications {relation} {position}"
+        found += _binary_clauses(
+            system.circuit, atoms, values, budget, (False,), (True,), family=family
+        )
     small = _small_relations(system.fluents)
     atoms = [
         (node, term_text(fluent))
@@ -265,7 +280,7 @@ def _implications(system, occupied, values, budget) -> list[StateInvariant]:
         if _relation(fluent) in small
     ]
     atoms += [(lit, _group_text(key)) for key, lit in occupied.items() if key[0] in small]
-    return found + _binary_clauses(system.circuit, atoms, values, budget)
+    return found + _binary_clauses(system.circuit, atoms, values, budget, family="bookkeeping")
 
 
 def _exclusions(system, values, budget) -> list[StateInvariant]:
@@ -278,11 +293,14 @@ def _exclusions(system, values, budget) -> list[StateInvariant]:
         if _relation(fluent) not in small:
             by_relation.setdefault(_relation(fluent), []).append((node, fluent))
     found = []
-    for _, members in sorted(by_relation.items()):
+    for relation, members in sorted(by_relation.items()):
         if _counts_something([fluent for _, fluent in members]):
             continue
         atoms = [(node, term_text(fluent)) for node, fluent in members]
-        found += _binary_clauses(system.circuit, atoms, values, budget, (False,), (False,))
+        family = f"exclusions {relation}"
+        found += _binary_clauses(
+            system.circuit, atoms, values, budget, (False,), (False,), family=family
+        )
     return found
 
 
@@ -308,7 +326,7 @@ def _relation(fluent: Term) -> str:
 
 
 def _binary_clauses(
-    circuit, atoms, values, budget, signs_a=(True, False), signs_b=(True, False)
+    circuit, atoms, values, budget, signs_a=(True, False), signs_b=(True, False), *, family=""
 ) -> list[StateInvariant]:
     """Clauses `a or b` (a and b with the given signs) over pairs of distinct atoms that no
     sample falsifies, though independent literals would falsify it MIN_EXPECTED times (the
@@ -341,7 +359,7 @@ def _binary_clauses(
             text = (
                 f"{'' if positive_a else 'not '}{text_a} or {'' if positive_b else 'not '}{text_b}"
             )
-            found.append(StateInvariant(circuit.disj([lit_a, lit_b]), text))
+            found.append(StateInvariant(circuit.disj([lit_a, lit_b]), text, family))
     return found
 
 
@@ -357,7 +375,9 @@ def _goal_exclusions(system, values) -> list[StateInvariant]:
         if r1 != r2 and not (_row(values, l1) & _row(values, l2)).any():
             found.append(
                 StateInvariant(
-                    system.circuit.disj([-l1, -l2]), f"never goal {r1} {v1} with goal {r2} {v2}"
+                    system.circuit.disj([-l1, -l2]),
+                    f"never goal {r1} {v1} with goal {r2} {v2}",
+                    "goals",
                 )
             )
     return found
@@ -481,6 +501,15 @@ class _Induction:
         self.system = system
         self.unrolling = unrolling
         self.step = self.unrolling.alive(1)
+        self.statistics = dict.fromkeys(
+            (
+                "houdini_batches",
+                "houdini_batches_proved",
+                "houdini_batches_deferred",
+                "houdini_sat_calls",
+            ),
+            0,
+        )
 
     def houdini(
         self,
@@ -489,13 +518,73 @@ class _Induction:
         budget: Budget,
         proved: Iterable[StateInvariant] = (),
     ) -> list[StateInvariant]:
-        """The largest subset of candidates that holds initially and is inductive (with
-        the `proved` invariants assumed before and after the step); OutOfBudget if the
-        budget ends first."""
+        """The candidates proved invariant (with the `proved` invariants assumed before and
+        after the step) within the budget: a batch at a time, then all that is left at once.
+
+        Each batch (a family of candidates, or MAX_BATCH of a larger one) is run to its
+        Houdini fixpoint under the invariants proved so far, and what remains of it is
+        proved: it holds initially, and a step from any state satisfying it and the proved
+        invariants, to a state satisfying those (as every reachable state does), keeps it;
+        so by induction on the steps it holds in every reachable state. What a batch
+        proves is assumed for the next. The families that fit in a batch go first, the
+        smallest first, each within BATCH_SHARE of the time left; those that take longer
+        are tried again, without that limit, before the pieces of the larger families.
+        Last, the candidates still unproved are run to one fixpoint together, which also
+        finds those inductive only together (with the proved ones assumed, this keeps at
+        least what one run over all of the candidates would). A run the budget cuts short
+        proves nothing; what was proved before it stands, and the budget's end is left for
+        the caller to see."""
         initial = self.system.evaluate(self.system.initial)
         active = [c for c in candidates if value(initial, c.literal)]
+        assumed = self.unrolling.new_variable()
+        self._assume(assumed, proved)
+        found: list[StateInvariant] = []
+        small, large = _batches(active)
+        self.statistics["houdini_batches"] += len(small) + len(large)
+        try:
+            deferred = []
+            for batch in small:
+                try:
+                    found += self._prove(batch, assumed, budget.part(share=BATCH_SHARE))
+                except OutOfBudget:
+                    budget.check()  # only the batch's share ran out
+                    deferred.append(batch)
+            self.statistics["houdini_batches_deferred"] += len(deferred)
+            for batch in deferred + large:
+                found += self._prove(batch, assumed, budget)
+            settled = set(found)
+            rest = [c for c in active if c not in settled]
+            if len(small) + len(large) > 1 and rest:
+                found += self._fixpoint(rest, assumed, budget)
+        except OutOfBudget:
+            pass  # the batches proved so far stand
+        finally:
+            self.unrolling.add_clause([-assumed])
+        return found
+
+    def _prove(
+        self, batch: list[StateInvariant], assumed: int, budget: Budget
+    ) -> list[StateInvariant]:
+        """The batch's fixpoint, from now on assumed with what `assumed` switches on."""
+        kept = self._fixpoint(batch, assumed, budget)
+        self._assume(assumed, kept)
+        self.statistics["houdini_batches_proved"] += 1
+        return kept
+
+    def _assume(self, switch: int, invariants: Iterable[StateInvariant]) -> None:
+        """Let `switch` assume the invariants before and after the step."""
+        for invariant in invariants:
+            for t in (0, 1):
+                self.unrolling.add_clause([-switch, self.unrolling.literal(invariant.literal, t)])
+
+    def _fixpoint(
+        self, candidates: list[StateInvariant], assumed: int, budget: Budget
+    ) -> list[StateInvariant]:
+        """Houdini's fixpoint: the largest subset of the candidates that a step from a state
+        satisfying it (and what `assumed` switches on) keeps; OutOfBudget if the budget
+        ends first."""
         unrolling = self.unrolling
-        known = [unrolling.literal(p.literal, t) for p in proved for t in (0, 1)]
+        active = list(candidates)
         switches = {}
         for candidate in active:
             switch = unrolling.new_variable()
@@ -505,7 +594,8 @@ class _Induction:
             broken = unrolling.new_variable()
             after = {c: unrolling.literal(c.literal, 1) for c in active}
             unrolling.add_clause([-broken, *(negate(lit) for lit in after.values())])
-            assumptions = [self.step, broken, *known, *(switches[c] for c in active)]
+            assumptions = [self.step, broken, assumed, *(switches[c] for c in active)]
+            self.statistics["houdini_sat_calls"] += 1
             try:
                 model = unrolling.satisfiable(assumptions, budget)
             finally:
@@ -553,6 +643,26 @@ class _Induction:
         if count > len(changed):
             return False
         return _exactly(unrolling, changed, count)
+
+
+def _batches(
+    candidates: list[StateInvariant],
+) -> tuple[list[list[StateInvariant]], list[list[StateInvariant]]]:
+    """The candidates by family: the families of at most MAX_BATCH, and pieces of MAX_BATCH
+    of the larger ones, the smallest families first (ties by name, so that the order is the
+    same every run)."""
+    families: dict[str, list[StateInvariant]] = {}
+    for candidate in candidates:
+        families.setdefault(candidate.family, []).append(candidate)
+    order = sorted(families.items(), key=lambda item: (len(item[1]), item[0]))
+    small = [members for _, members in order if len(members) <= MAX_BATCH]
+    large = [
+        members[start : start + MAX_BATCH]
+        for _, members in order
+        if len(members) > MAX_BATCH
+        for start in range(0, len(members), MAX_BATCH)
+    ]
+    return small, large
 
 
 def _exactly(unrolling, literals: list, k: int):
