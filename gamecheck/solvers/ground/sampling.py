@@ -173,13 +173,11 @@ class Playouts:
         first = None
         for start in range(0, len(steps), FIND_CHUNK):  # np.nonzero lists shallow steps first
             budget.check()
-            chunk = self.states[
-                steps[start : start + FIND_CHUNK], players[start : start + FIND_CHUNK]
-            ]
-            distinct, where = np.unique(chunk, axis=0, return_index=True)
-            hits = where[circuit.node_row(system, distinct, condition)]
+            chunk = slice(start, start + FIND_CHUNK)
+            row = circuit.node_row(system, self.states[steps[chunk], players[chunk]], condition)
+            hits = np.flatnonzero(row)
             if len(hits):
-                first = start + hits.min()
+                first = start + hits[0]
                 break
         if first is None:
             return None
