@@ -51,6 +51,21 @@ def perft_breakdown(game: Game, state: State, depth: int) -> str:
     return "\n".join(lines)
 
 
+def every_reachable_state(game: Game) -> set[State]:
+    """Every state reachable from the initial state, terminal ones included: breadth first,
+    over every joint action."""
+    reachable, layer = set(), {game.initial_state()}
+    while layer:
+        reachable |= layer
+        layer = {
+            game.next(state, joint)
+            for state in layer
+            if not game.is_terminal(state)
+            for joint in game.joint_actions(state)
+        } - reachable
+    return reachable
+
+
 def random_joint(game: Game, state: State, rng: random.Random) -> tuple:
     """A uniformly random legal joint action."""
     return tuple(rng.choice(game.legal(state, role)) for role in game.roles)

@@ -20,6 +20,7 @@ from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.invariants import StateInvariant
 from gamecheck.solvers.ground.sampling import random_playouts
 from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
+from tests.game_checks import every_reachable_state
 
 SHEETS = Path(__file__).parent / "data" / "gdl"
 
@@ -62,17 +63,10 @@ class Reachable:
     added nodes to the circuit)."""
 
     def __init__(self, sheet: GdlGame, system):
-        reachable, layer = set(), {sheet.initial_state()}
-        while layer:
-            reachable |= layer
-            layer = {
-                sheet.next(state, joint)
-                for state in layer
-                if not sheet.is_terminal(state)
-                for joint in sheet.joint_actions(state)
-            } - reachable
         index = {term_text(fluent): i for i, fluent in enumerate(system.fluents)}
-        self.states = [{index[term_text(f)] for f in state} for state in reachable]
+        self.states = [
+            {index[term_text(f)] for f in state} for state in every_reachable_state(sheet)
+        ]
         self.system = system
         self.values = []
 

@@ -14,6 +14,7 @@ from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.invariants import find_invariants
 from gamecheck.solvers.ground.unroll import holds, make_unrolling
+from tests.game_checks import every_reachable_state
 
 
 @pytest.mark.parametrize("backend", ["cnf", "cpsat"])
@@ -151,15 +152,7 @@ def test_induction_proves_only_what_enumeration_confirms(backend):
     system = ground(sheet.rules, "tictactoe")
     states = make_unrolling(system, backend, free_start=True)
     states.use_invariants(find_invariants(system))
-    reachable, layer = set(), {sheet.initial_state()}
-    while layer:
-        reachable |= layer
-        layer = {
-            sheet.next(state, joint)
-            for state in layer
-            if not sheet.is_terminal(state)
-            for joint in sheet.joint_actions(state)
-        }
+    reachable = every_reachable_state(sheet)
     index = {term_text(f): i for i, f in enumerate(system.fluents)}
     node = {text: system.fluent_nodes[i] for text, i in index.items()}
     circuit = system.circuit
