@@ -43,7 +43,7 @@ from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.gdl.terms import Term, term_text
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.ranking import Ranking, find_ranking
-from gamecheck.solvers.ground.sampling import BatchCircuit, Playouts, random_playouts
+from gamecheck.solvers.ground.sampling import Playouts, random_playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
 from gamecheck.solvers.sat import holds, negate
@@ -141,7 +141,6 @@ def find_invariants(
     start = time.monotonic()
     if playouts is None:
         playouts = random_playouts(system, PLAYOUTS, max_steps=MAX_STEPS, seed=seed)
-    trajectory, lengths = playouts.states, playouts.lengths
     groups = _groups(system.fluents)
     occupied = {
         key: system.circuit.disj(system.fluent_nodes[i] for i in members)
@@ -154,7 +153,7 @@ def find_invariants(
     ranking = None
     proofs: dict[str, int] = {}
     try:
-        values = _node_values(system, samples, budget)
+        values = playouts.compiled(system, budget=budget).node_values(system, samples)
         candidates = _state_candidates(system, groups, occupied, values, budget)
         exclusions = _exclusions(system, values, budget)
         with CnfUnrolling(system, free_start=True, sat_solver=sat_solver) as unrolling:
@@ -166,11 +165,10 @@ def find_invariants(
             part = budget.part(EXCLUSION_SECONDS)
             state += prover.houdini(exclusions, proved=state, budget=part)
             features = _features(system, groups, occupied)
-            sampled = trajectory[:, :COUNTER_PLAYOUTS], lengths[:COUNTER_PLAYOUTS]
             counters = next(
                 (
                     [counter]
-                    for counter in _counter_candidates(system, features, *sampled, budget)
+                    for counter in _counter_candidates(system, playouts, features, budget)
                     if prover.counts_steps(counter, state, budget)
                 ),
                 [],
@@ -222,11 +220,6 @@ def _distinct_sample(states: np.ndarray, seed: int, most: int) -> np.ndarray:
         chosen = np.random.default_rng(seed).choice(len(states), most, replace=False)
         states = states[np.sort(chosen)]
     return states
-
-
-def _node_values(system: TransitionSystem, states: np.ndarray, budget: Budget) -> np.ndarray:
-    """The value of every circuit node (rows) in every sampled state (columns)."""
-    return BatchCircuit(system, budget=budget).node_values(system, states)
 
 
 def _row(values: np.ndarray, literal: int) -> np.ndarray:
@@ -416,22 +409,24 @@ def _feature_text(key: tuple) -> str:
     return f"{key[1]} facts with {term_text(key[3])} as argument {key[2] + 1}"
 
 
-def _counter_candidates(system, features, trajectory, lengths, budget) -> list[Counter]:
-    """Weighted sums of at most two features that grow by exactly one on every sampled
-    step, with the ways the sampled steps changed them."""
+def _counter_candidates(system, playouts: Playouts, features, budget) -> list[Counter]:
+    """Weighted sums of at most two features that grow by exactly one on every step of the
+    first COUNTER_PLAYOUTS playouts, with the ways those steps changed them."""
     if not features:
         return []
-    steps, playouts, _ = trajectory.shape
+    trajectory = playouts.states[:, :COUNTER_PLAYOUTS]
+    lengths = playouts.lengths[:COUNTER_PLAYOUTS]
+    steps, runs, _ = trajectory.shape
     literals = sorted({literal for feature in features for literal in feature.literals})
-    circuit = BatchCircuit(system, literals, budget=budget)
-    states = trajectory.reshape(steps * playouts, -1)
+    circuit = playouts.compiled(system, literals, budget)
+    states = trajectory.reshape(steps * runs, -1)
     row_of = dict(zip(literals, circuit.node_rows(system, states, literals), strict=True))
     taken = np.arange(steps - 1)[:, None] < lengths[None, :]
     rises, falls, counts = [], [], []
     for feature in features:
         budget.check()
         rows = np.array([row_of[literal] for literal in feature.literals])
-        rows = rows.reshape(len(feature.literals), steps, playouts)
+        rows = rows.reshape(len(feature.literals), steps, runs)
         before, after = rows[:, :-1, :], rows[:, 1:, :]
         rises.append((after & ~before).sum(axis=0)[taken])
         falls.append((before & ~after).sum(axis=0)[taken])

@@ -39,11 +39,13 @@ CONSTANT = 1 << 30
 @dataclass(frozen=True)
 class Level:
     """Gates (their inputs flattened, as signed node numbers, with the number of inputs of
-    each) and actions (with their `legal` literals) whose inputs all lie on earlier levels."""
+    each and where each gate's inputs start) and actions (with their `legal` literals) whose
+    inputs all lie on earlier levels."""
 
     gates: np.ndarray
     inputs: np.ndarray
     counts: np.ndarray
+    offsets: np.ndarray
     actions: np.ndarray
     legal: np.ndarray
 
@@ -108,11 +110,13 @@ def _levels(children, depth: list[int], gates: list[int], legal_of: dict[int, in
     levels = []
     for level in sorted(by_depth):
         at, actions = by_depth[level]
+        counts = np.array([len(children[gate]) for gate in at], dtype=np.int64)
         levels.append(
             Level(
                 gates=np.array(at, dtype=np.int64),
                 inputs=np.array([c for gate in at for c in children[gate]], dtype=np.int64),
-                counts=np.array([len(children[gate]) for gate in at], dtype=np.int64),
+                counts=counts,
+                offsets=np.cumsum(counts) - counts,
                 actions=np.array(actions, dtype=np.int64),
                 legal=np.array([legal_of[node] for node in actions], dtype=np.int64),
             )
@@ -140,7 +144,7 @@ def fold_gates(
     fold to a constant or to one of their inputs; return the gates left (a mask over the
     level's gates), the codes of their open inputs (flattened) and the number of open
     inputs of each."""
-    offsets = np.cumsum(level.counts) - level.counts
+    offsets = level.offsets
     inputs = read(codes, level.inputs)
     if previous is None:
         same = np.zeros(len(level.gates), dtype=bool)

@@ -45,8 +45,9 @@ def unpack(words: np.ndarray, width: int) -> np.ndarray:
 class BatchCircuit:
     """A circuit compiled for evaluation over packed batches: gates grouped by depth (only
     the gates some root literal depends on, when roots are given). Each level holds its
-    gates, their children (flattened), the masks that negate children, and the number of
-    children of each gate; levels are in an order that evaluates children first."""
+    gates, their children (flattened), the masks that negate children, the number of
+    children of each gate and where each gate's children start; levels are in an order that
+    evaluates children first."""
 
     def __init__(
         self,
@@ -79,7 +80,7 @@ class BatchCircuit:
             gates = levels[level]
             flat = [child for gate in gates for child in children[gate]]
             compiled.append(
-                (
+                _level(
                     np.array(gates),
                     np.array([abs(child) for child in flat]),
                     np.where(np.array([child < 0 for child in flat]), ONES, np.uint64(0))[:, None],
@@ -89,32 +90,37 @@ class BatchCircuit:
         self.size, self.depth = end, depth
         self.levels += compiled
 
+    def extend(self, budget: Budget | None = None) -> None:
+        """Compile the gates the circuit gained since (a circuit compiled without roots)."""
+        if len(self.circuit.children) > self.size:
+            self._compile(None, budget)
+
     def restricted(self, roots: list[int], budget: Budget | None = None) -> BatchCircuit:
         """Only the gates some root literal depends on, of a circuit compiled without
         roots (the gates the circuit gained since are compiled first): the cone is marked
         level by level, from the top down, with whole-array operations."""
-        if len(self.circuit.children) > self.size:
-            self._compile(None, budget)
+        self.extend(budget)
         wanted = np.zeros(self.size, dtype=bool)
         wanted[np.abs(np.asarray(roots, dtype=np.int64))] = True
-        for gates, children, _, counts in reversed(self.levels):
+        for gates, children, _, counts, _ in reversed(self.levels):
             chosen = wanted[gates]
             if chosen.any():
                 wanted[children[np.repeat(chosen, counts)]] = True
         cone = object.__new__(BatchCircuit)
         cone.circuit, cone.size, cone.depth, cone.levels = self.circuit, self.size, self.depth, []
-        for gates, children, flips, counts in self.levels:
+        for gates, children, flips, counts, _ in self.levels:
             chosen = wanted[gates]
             if chosen.any():
                 edges = np.repeat(chosen, counts)
-                cone.levels.append((gates[chosen], children[edges], flips[edges], counts[chosen]))
+                cone.levels.append(
+                    _level(gates[chosen], children[edges], flips[edges], counts[chosen])
+                )
         return cone
 
     def evaluate(self, values: np.ndarray) -> None:
         """Fill in every gate row of `values` (nodes x words) from its input rows."""
         values[TRUE] = ONES
-        for gates, children, flips, counts in self.levels:
-            offsets = np.cumsum(counts) - counts
+        for gates, children, flips, _, offsets in self.levels:
             values[gates] = np.bitwise_and.reduceat(values[children] ^ flips, offsets, axis=0)
 
     def node_values(self, system: TransitionSystem, states: np.ndarray) -> np.ndarray:
@@ -169,7 +175,7 @@ class Playouts:
         )
         if not len(steps):
             return None
-        circuit = self._compiled(system, [condition], budget)
+        circuit = self.compiled(system, [condition], budget)
         first = None
         for start in range(0, len(steps), FIND_CHUNK):  # np.nonzero lists shallow steps first
             budget.check()
@@ -190,7 +196,7 @@ class Playouts:
         terminal states that playouts ended in, the line of a shortest playout ending so;
         OutOfBudget if the budget ends first."""
         budget = budget or Budget()
-        circuit = self._compiled(system, [system.terminal, *literals], budget)
+        circuit = self.compiled(system, [system.terminal, *literals], budget)
         by_length = np.argsort(self.lengths, kind="stable")
         lines: dict[tuple[bool, ...], Line] = {}
         for start in range(0, len(by_length), FIND_CHUNK):
@@ -207,10 +213,16 @@ class Playouts:
                 )
         return lines
 
-    def _compiled(self, system: TransitionSystem, roots: list[int], budget: Budget):
-        """The part of the system's circuit that `roots` depend on."""
+    def compiled(
+        self, system: TransitionSystem, roots: list[int] | None = None, budget: Budget | None = None
+    ) -> BatchCircuit:
+        """The part of the system's circuit that `roots` depend on (all of it, if None),
+        cut from the playouts' compiled circuit where there is one."""
         if self.circuit is None:
             return BatchCircuit(system, roots, budget)
+        if roots is None:
+            self.circuit.extend(budget)
+            return self.circuit
         return self.circuit.restricted(roots, budget)
 
     def _line(self, player: int, steps: int) -> Line:
@@ -276,6 +288,11 @@ def random_playouts(
         actions.append(joint)
     actions.append(np.zeros((playouts, len(system.roles)), dtype=np.int32))
     return Playouts(np.stack(states), lengths, np.stack(actions), circuit)
+
+
+def _level(gates, children, flips, counts) -> tuple[np.ndarray, ...]:
+    """A compiled level, with where each gate's children start."""
+    return gates, children, flips, counts, np.cumsum(counts) - counts
 
 
 def _packed_literal_rows(values: np.ndarray, literals) -> np.ndarray:
