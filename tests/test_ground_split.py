@@ -16,7 +16,7 @@ from gamecheck.gdl.syntax import literal_text, normal_rules
 from gamecheck.models.sheet import GdlGame
 from gamecheck.solvers.ground.ground_game import GroundGame
 from gamecheck.solvers.ground.grounder import ground
-from gamecheck.solvers.ground.split import PREFIX, split_rules, variable_eliminations
+from gamecheck.solvers.ground.split import PREFIX, split_rules, unfoldable, variable_eliminations
 from tests.gdl_differential import assert_same_game
 
 FRAME = """
@@ -318,3 +318,68 @@ def test_a_game_with_a_three_robot_goal_grounds_with_its_variables_eliminated():
     by_hand = ground(GdlGame.from_text(RACE + LAST_BY_HAND, "race").rules, "race")
     assert system.statistics == by_hand.statistics
     assert assert_same_game(GroundGame(system), sheet, playouts=20, seed=3) > 0
+
+
+def quarto_like(line_rules: str) -> str:
+    """One row of 4 cells filled with pieces p0..p7, each with 3 bits (the binary digits of
+    its number); the game ends with a win when the 4 pieces share a bit, or with a full row."""
+    bits = " ".join(f"(bitOf {n} p{p} {p >> (n - 1) & 1})" for p in range(8) for n in (1, 2, 3))
+    return f"""
+(role p)
+(piece p0) (piece p1) (piece p2) (piece p3) (piece p4) (piece p5) (piece p6) (piece p7)
+(position 1) (position 2) (position 3) (bit 0) (bit 1) {bits}
+(init (cell 1 empty)) (init (cell 2 empty)) (init (cell 3 empty)) (init (cell 4 empty))
+(<= (legal p (place ?c ?q)) (true (cell ?c empty)) (piece ?q))
+(<= (next (cell ?c ?q)) (does p (place ?c ?q)))
+(<= (next (cell ?c ?x)) (true (cell ?c ?x)) (does p (place ?d ?q)) (distinct ?c ?d))
+(<= open (true (cell ?c empty)))
+(<= terminal line)
+(<= terminal (not open))
+(<= (goal p 100) line)
+(<= (goal p 0) (not line))
+{line_rules}"""
+
+
+ALIKE = """
+(<= (alike ?p1 ?p2 ?p3 ?p4) (bit ?b) (position ?n)
+    (bitOf ?n ?p1 ?b) (bitOf ?n ?p2 ?b) (bitOf ?n ?p3 ?b) (bitOf ?n ?p4 ?b))
+(<= line (true (cell 1 ?p1)) (true (cell 2 ?p2)) (true (cell 3 ?p3)) (true (cell 4 ?p4))
+    (alike ?p1 ?p2 ?p3 ?p4))
+"""
+ALIKE_BY_HAND = """
+(<= (share1 ?n ?b) (true (cell 1 ?p)) (bitOf ?n ?p ?b))
+(<= (share2 ?n ?b) (true (cell 2 ?p)) (bitOf ?n ?p ?b))
+(<= (share3 ?n ?b) (true (cell 3 ?p)) (bitOf ?n ?p ?b))
+(<= line (bit ?b) (position ?n) (share1 ?n ?b) (share2 ?n ?b) (share3 ?n ?b)
+    (true (cell 4 ?p4)) (bitOf ?n ?p4 ?b))
+"""
+
+
+def test_a_static_relation_that_joins_a_rule_is_unfolded_before_elimination():
+    # As quarto's rows: `alike` ties the four pieces together, so nothing narrows `line` as
+    # written (8^4 piece quadruples). Unfolded, the pieces of cells 1-3 go one by one into
+    # an auxiliary relation over the bit's position and value (24 instances each: a piece
+    # and a position); then the last piece's bucket is as wide as what is left of the rule
+    # (?p4 ?n ?b), so it stays: 24 instances of `line`, as the rules written by hand.
+    sheet = GdlGame.from_text(quarto_like(ALIKE), "alike")
+    system = ground(sheet.rules, "alike")
+    by_hand = ground(GdlGame.from_text(quarto_like(ALIKE_BY_HAND), "alike").rules, "alike")
+    assert system.statistics == by_hand.statistics
+    assert system.size()["gates"] == by_hand.size()["gates"]
+    assert assert_same_game(GroundGame(system), sheet, playouts=20, seed=5) > 0
+
+
+def test_unfolded_rules_derive_what_the_rules_mean_on_random_facts():
+    rng = random.Random(7)
+    rules = normal(ALIKE.replace("(true (cell", "(at (cell"))
+    static = {"alike", "bit", "position", "bitOf"}
+    for _ in range(20):
+        facts = [f"(at (cell {c} p{rng.randrange(8)}))" for c in range(1, 5) if rng.random() < 0.9]
+        picked = rng.sample(range(8), 3)
+        bits = [f"(bitOf {n} p{p} {p >> (n - 1) & 1})" for p in picked for n in (1, 2, 3)]
+        base = normal(" ".join([*facts, *bits, "(bit 0) (bit 1) (position 1) (position 2)"]))
+        plain = model(base + rules)
+        unfolded = variable_eliminations(rules, unfoldable(base + rules, static))
+        assert len(unfolded[1]) > 1  # line was narrowed
+        eliminated = model(base + [piece for pieces in unfolded for piece in pieces])
+        assert eliminated.get("line", set()) == plain.get("line", set())

@@ -7,7 +7,8 @@
 3. over-approximate what can ever hold: evaluate the rules without their dynamic negations,
    with every `init` and `next` fact taken as true and every `legal` action as done (the
    relaxed game, reachable from the initial state), each dynamic rule with its non-head
-   variables eliminated into auxiliary rules (split.variable_eliminations);
+   variables eliminated into auxiliary rules (split.variable_eliminations), if need be after
+   unfolding the static relations that one rule defines (split.unfoldable);
 4. enumerate the instances of every dynamic rule against that over-approximation, each
    instance reduced to its dynamic literals (instances with the same ones are one), from
    the rule as written or from the rules that eliminate its variables, whichever is smaller
@@ -36,7 +37,7 @@ from gamecheck.gdl.syntax import Atom, Distinct, Not, Rule, normal_rules
 from gamecheck.gdl.terms import Term, term_text
 from gamecheck.solvers.ground.action_sets import GroundLiteral, shorten_action_disjunctions
 from gamecheck.solvers.ground.circuit import FALSE, Circuit
-from gamecheck.solvers.ground.split import split_rules, variable_eliminations
+from gamecheck.solvers.ground.split import split_rules, unfoldable, variable_eliminations
 from gamecheck.solvers.ground.transition import TransitionSystem
 
 OUTPUTS = ("legal", "next", "terminal", "goal")
@@ -69,7 +70,9 @@ def ground(
     static_program = Program(normal, [c for c in graph.components if c <= static])
     static_model = static_program.evaluate({}, budget=budget, max_facts=max_facts)
     dynamic_rules = [rule for rule in normal if rule.head.relation not in static]
-    eliminations = list(zip(dynamic_rules, variable_eliminations(dynamic_rules), strict=True))
+    definitions = unfoldable(normal, static)
+    pieces = variable_eliminations(dynamic_rules, definitions)
+    eliminations = list(zip(dynamic_rules, pieces, strict=True))
     roles = tuple(dict.fromkeys(r.head.args[0] for r in rules if r.head.relation == "role"))
     initial = {args[0] for args in _known(static_model, "init")}
     relaxed_rules = [_relaxed(rule, static) for _, pieces in eliminations for rule in pieces]

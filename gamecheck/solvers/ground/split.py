@@ -50,6 +50,16 @@ variable is a function of its neighbours (the next cell of a line), the auxiliar
 as big as the rule and only adds atoms, so the grounder chooses per rule, by the estimated
 number of instances, whether to use it (`variable_eliminations` offers the rules).
 
+A rule whose variables are all tied together by one atom of a static relation cannot be
+narrowed so. Quarto's
+
+    (<= row (index ?y) (true (cell 1 ?y ?p1)) ... (true (cell 4 ?y ?p4)) (set ?p1 ?p2 ?p3 ?p4))
+
+has one instance per four pieces, 65536 a row, because `set` (four pieces that share an
+attribute) joins them. Where a static relation is defined by one rule alone, its atoms are
+unfolded into the rule first, `set` into (bit ?b) (index ?n) (bitNIs ?n ?p1 ?b) ...: then
+each ?p_i goes into an auxiliary relation over ?y ?n ?b, and the row has 32 instances.
+
 Each auxiliary relation is the existential projection of its literals, so the rules mean what
 they meant before, negations and distincts included.
 """
@@ -57,15 +67,18 @@ they meant before, negations and distincts included.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from gamecheck.gdl.dependencies import DependencyGraph
-from gamecheck.gdl.syntax import Atom, Rule, literal_variables
+from gamecheck.gdl.syntax import Atom, Distinct, Not, Rule, is_variable, literal_variables
+from gamecheck.gdl.terms import Term
 
 PREFIX = "#split"
 """Auxiliary relations are named PREFIX + a number (no GDL name starts with '#')."""
 ELIMINATED = "#elim"
 """Auxiliary relations of variable elimination are named ELIMINATED + a number."""
+UNFOLDED = "?#unfolded"
+"""The variables of an unfolded definition's body are renamed UNFOLDED + a number."""
 
 
 def split_rules(rules: Iterable[Rule]) -> list[Rule]:
@@ -86,13 +99,82 @@ def split_rules(rules: Iterable[Rule]) -> list[Rule]:
     return result
 
 
-def variable_eliminations(rules: Sequence[Rule]) -> list[list[Rule]]:
+def variable_eliminations(
+    rules: Sequence[Rule], definitions: Mapping[str, Rule] | None = None
+) -> list[list[Rule]]:
     """For each rule, the rules that eliminate its non-head variables (see the module
     docstring): auxiliary rules, named ELIMINATED + a number, then the rule over what is
-    left; the rule alone if nothing narrows it or it is recursive."""
+    left; the rule alone if nothing narrows it or it is recursive. Where nothing narrows a
+    rule as written, its atoms of the relations of `definitions` (static, each defined by
+    that one rule, whose head's arguments are distinct variables) are unfolded first."""
     graph = DependencyGraph(rules)
     names = (f"{ELIMINATED}{number}" for number in itertools.count())
-    return [[rule] if _recursive(rule, graph) else _eliminate(rule, names) for rule in rules]
+    fresh = (f"{UNFOLDED}{number}" for number in itertools.count())
+    result = []
+    for rule in rules:
+        pieces = [rule] if _recursive(rule, graph) else _eliminate(rule, names)
+        if len(pieces) == 1 and pieces[0] is rule and definitions:
+            unfolded = _unfolded(rule, definitions, fresh)
+            if unfolded is not rule and len(narrowed := _eliminate(unfolded, names)) > 1:
+                pieces = narrowed
+        result.append(pieces)
+    return result
+
+
+def unfoldable(rules: Sequence[Rule], static: set[str]) -> dict[str, Rule]:
+    """The static relations defined by one rule alone, with a body, whose head's arguments
+    are distinct variables, and that do not depend on themselves: each with its rule."""
+    graph = DependencyGraph(rules)
+    by_relation: dict[str, list[Rule]] = {}
+    for rule in rules:
+        by_relation.setdefault(rule.head.relation, []).append(rule)
+    definitions = {}
+    for relation, (rule, *others) in by_relation.items():
+        args = rule.head.args
+        if (
+            relation in static
+            and not others
+            and rule.body
+            and all(is_variable(arg) for arg in args)
+            and len(set(args)) == len(args)
+            and not graph.recursive_with(relation, relation)
+        ):
+            definitions[relation] = rule
+    return definitions
+
+
+def _unfolded(rule: Rule, definitions: Mapping[str, Rule], fresh: Iterator[str]) -> Rule:
+    """The rule with its positive atoms of defined relations replaced by the bodies of their
+    definitions (their own variables renamed apart); the rule itself if it has none."""
+    body: list = []
+    for literal in rule.body:
+        definition = definitions.get(literal.relation) if isinstance(literal, Atom) else None
+        if definition is None:
+            body.append(literal)
+            continue
+        mapping: dict[str, Term] = dict(zip(definition.head.args, literal.args, strict=True))
+        for variable in _variables_of(list(definition.body)):
+            mapping.setdefault(variable, next(fresh))
+        body.extend(_substituted(part, mapping) for part in definition.body)
+    if body == list(rule.body):
+        return rule
+    return Rule(rule.head, tuple(body), rule.position)
+
+
+def _substituted(literal, mapping: Mapping[str, Term]):
+    """A normal body literal with its variables replaced."""
+    if isinstance(literal, Atom):
+        return Atom(_term(literal.term, mapping), literal.position)
+    if isinstance(literal, Not):
+        return Not(_substituted(literal.literal, mapping), literal.position)
+    assert isinstance(literal, Distinct)
+    return Distinct(_term(literal.left, mapping), _term(literal.right, mapping), literal.position)
+
+
+def _term(term: Term, mapping: Mapping[str, Term]) -> Term:
+    if isinstance(term, str):
+        return mapping.get(term, term)
+    return (term[0], *(_term(part, mapping) for part in term[1:]))
 
 
 def _recursive(rule: Rule, graph: DependencyGraph) -> bool:
