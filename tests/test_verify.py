@@ -182,3 +182,32 @@ def test_verify_text_shows_every_line_of_play_once_with_its_final_board(capsys):
     # x's earliest win at 5 is the line of the shortest game, shown there and named here
     win = out.index(next(line for line in out if "earliest win xplayer" in line))
     assert out[win + 1].strip() == "(the line of shortest game)"
+
+
+@pytest.mark.parametrize("backend", ["cnf", "cpsat"])
+def test_a_game_that_need_not_end_is_refuted_with_a_loop(backend):
+    # broken_endless.kif: turning the dial alone never ends the game; the dial is back at 0
+    # after 3 turns. Loops are looked for at 1, 2, 4, ... steps: none closes within 1 or 2
+    # steps (the dial or the flag changes at every step up to then); within 4 it does:
+    # turn x4 comes back after step 4 to the state after step 1.
+    result = verify("broken_endless.kif", backend)
+    assert result.longest_game.status == "refuted"
+    witness = result.longest_game.witness
+    assert len(witness) == 4
+    game = load_game(str(SHEETS / "broken_endless.kif"))
+    states = replay_line(game, witness).states
+    assert not any(game.is_terminal(state) for state in states)
+    assert any(states[j] == states[4] for j in range(4))
+    assert "the game need not end" in result.longest_game.detail
+    assert "longest_game" in result.defects
+    # a line that ends: mark, then turn twice (dial 0 -> 1 -> 2 with the flag set)
+    assert (result.shortest_game.status, result.shortest_game.value) == ("proved", 3)
+
+
+def test_a_game_longer_than_the_horizon_without_a_loop_stays_unknown():
+    # hanoi.kif ends at step 10 at the latest (its step counter): with a horizon of 8, a
+    # non-terminal state is reachable at the horizon, and no line comes back to a state it
+    # passed (the counter grows at every step), so the longest game is unknown, not refuted.
+    result = verify_game(str(SHEETS / "hanoi.kif"), horizon=8)
+    assert result.longest_game.status == "unknown"
+    assert "no line of play up to it comes back" in result.longest_game.detail

@@ -144,11 +144,7 @@ class Verifier:
             probe = min(max(1, 2 * low), self.horizon)
             if probe == low:
                 self.deepest = self.horizon
-                return Answer(
-                    UNKNOWN,
-                    detail=f"a non-terminal state is reachable at depth {self.horizon} "
-                    "(the horizon): the game lasts longer or never ends",
-                )
+                return self._endless()
             if self._find(nonterminal, [probe]) is None:
                 high = probe
             else:
@@ -161,6 +157,30 @@ class Verifier:
                 high = middle
         self.deepest = high
         return self._longest_ending_by(high)
+
+    def _endless(self) -> Answer:
+        """Where a non-terminal state is reachable at the horizon: refuted by a line of play
+        that comes back to a non-terminal state it passed (searched at 1, 2, 4, ... steps:
+        a loop of any length also closes at the next of them), else unknown."""
+        depths = sorted({*(2**n for n in range(self.horizon.bit_length())), self.horizon})
+        found = self.unrolling.lasso(depths, self.budget)
+        if found is None:
+            return Answer(
+                UNKNOWN,
+                detail=f"a non-terminal state is reachable at depth {self.horizon} "
+                "(the horizon) and no line of play up to it comes back to a state it "
+                "passed: the game lasts longer or never ends",
+            )
+        line, start = found
+        end = line.depth
+        loop = f"step {end}" if start + 1 == end else f"steps {start + 1}-{end}"
+        return Answer(
+            REFUTED,
+            witness=self._checked_loop(line, start),
+            detail=f"the game need not end: after step {line.depth} the state is again the "
+            f"one after step {start}, none on the way is terminal, and {loop} can repeat "
+            "forever",
+        )
 
     def _counted_bound(self, condition: int) -> int | None:
         """The least depth h <= horizon from which on no state the invariants allow
@@ -491,6 +511,20 @@ class Verifier:
         return " and ".join(
             role for role, acts in zip(self.system.roles, legal, strict=True) if not acts
         )
+
+    def _checked_loop(self, line: Line, start: int):
+        """The line as GDL text, after replaying it on every checking game and confirming
+        that no state on it is terminal and that its last state is the one after step
+        `start`; ReplayError if any check fails."""
+        witness = self._texts(line)
+        for game in self.checkers:
+            states = replay_line(game, witness, budget=self.budget).states
+            if any(game.is_terminal(state) for state in states) or states[start] != states[-1]:
+                raise ReplayError(
+                    f"{game.name}: the line of play found by {self.unrolling.name} "
+                    f"({line.depth} steps) does not come back to the state after step {start}"
+                )
+        return witness
 
     def _checked(self, line: Line, claim: Callable[[Game, object], bool]):
         """The line as GDL text, after replaying it on every checking game and confirming

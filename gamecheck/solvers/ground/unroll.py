@@ -378,6 +378,31 @@ class Unrolling(ABC):
             query.close()
         return None if found is None else found[0]
 
+    def lasso(self, depths: Iterable[int], budget: Budget) -> tuple[Line, int] | None:
+        """A line of play of k steps (k in `depths`, tried in order) through non-terminal
+        states whose last state is the one after some step j < k, with that j; None if
+        there is none at any of those depths (proved). Its steps j+1..k can repeat forever:
+        the game need not end."""
+        fluents = self.system.fluent_nodes
+        for k in depths:
+            alive = self.alive(k)
+            same = [self.new_variable() for _ in range(k)]
+            for j, equal in enumerate(same):  # equal -> layers j and k agree on every fluent
+                for node in fluents:
+                    before, after = self.literal(node, j), self.literal(node, k)
+                    self.add_clause([-equal, negate(before), after])
+                    self.add_clause([-equal, before, negate(after)])
+            switch = self.new_variable()
+            self.add_clause([-switch, *same])
+            try:
+                model = self.satisfiable([alive, switch], budget)
+            finally:
+                self.add_clause([-switch])
+            if model is not False:
+                steps = tuple(self._joint(t, model) for t in range(k))
+                return Line(steps), next(j for j, equal in enumerate(same) if equal in model)
+        return None
+
     def _joint(self, t: int, model: set[int]) -> tuple[int, ...]:
         return tuple(
             next(a for a in range(len(actions)) if holds(self.does(role, a, t), model))
