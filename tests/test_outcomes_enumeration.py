@@ -120,10 +120,11 @@ def test_the_playouts_alone_find_only_outcomes_that_occur():
 
 
 def test_an_outcome_set_is_complete_without_the_end_of_the_game_where_invariants_prove_it():
-    # The dial can turn forever, so the longest game stays unknown at the horizon; the
-    # invariants (one dial position of 1..3) leave no terminal state with goal 0.
+    # The dial can turn forever, so the game need not end (the longest game is refuted by
+    # a loop, and no depth covers every reachable state); the invariants (one dial
+    # position of 1..3) leave no terminal state with goal 0.
     result = verify_game(DIAL, horizon=12)
-    assert result.longest_game.status == "unknown"
+    assert result.longest_game.status == "refuted" and not result.complete
     assert result.outcomes.complete
     assert set(result.outcomes.vectors) == {(100,), (50,)}
     assert_witnessed(DIAL, result.outcomes)
