@@ -139,6 +139,8 @@ class Prover:
         self.my_history: dict[TeamAction, int] = {}
         self.their_history: dict[tuple, int] = {}
         self.killers: list[tuple] = []
+        self.finishers: list[TeamAction] = []
+        """Team actions that won a state within 1 lately, tried first at the last step."""
 
     # results are encoded as one int: v >= 0 is "won within v", v < 0 "not won within -1-v"
 
@@ -313,6 +315,8 @@ class Prover:
         self._count()
         expansion = self.expansions.get(key)
         if expansion is None:
+            if depth == 1:
+                return self._last_step(key)
             actions, replies = choices = self.sides.choices(key)
             if len(actions) == 1:
                 return self._replies_value(key, actions[0], replies, depth)
@@ -324,6 +328,30 @@ class Prover:
                 self._reward(expansion.actions[action], depth)
                 return self._record_win(key, value, action)
             bound = min(bound, -1 - value)
+        return self._record_loss(key, bound)
+
+    def _last_step(self, key: State) -> int:
+        """Won within 1, lazily: the team actions that won the last such states first, each
+        until a reply does not end the game won; no expansion is kept. An action whose first
+        such reply ends the game is refuted at every depth, another within 1."""
+        sides, apply, won = self.sides, self.game.apply, self.sides.won
+        actions, replies = sides.choices(key)
+        finishers = self.finishers
+        order = sorted(range(len(actions)), key=lambda i: actions[i] not in finishers)
+        bound = INFINITE
+        for i in order:
+            action = actions[i]
+            for reply in replies:
+                child = apply(key, sides.joint(action, reply))
+                if not won(child):
+                    if not self.game.is_terminal(child):
+                        bound = 1
+                    break
+            else:
+                if action not in finishers:
+                    finishers.insert(0, action)
+                    del finishers[KILLERS:]
+                return self._record_win(key, 1, i)
         return self._record_loss(key, bound)
 
     def _action_value(self, expansion: _Expansion, action: int, depth: int) -> int:
@@ -372,6 +400,9 @@ class Prover:
         """Work on "won within `depth`" until its proof or disproof number reaches its
         limit (df-pn); a state settled here is recorded in `solved`."""
         self._count()
+        if depth == 1 and key not in self.expansions:
+            self._last_step(key)
+            return
         expansion = self._expand_unless_threatened(key)
         if expansion is None:
             self._record_loss(key, INFINITE)
