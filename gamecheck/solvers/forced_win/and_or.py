@@ -44,6 +44,8 @@ EXPANSION_CACHE = 200_000
 PROOF_NUMBER_CACHE = 2_000_000
 KILLERS = 4
 """Replies remembered for immediate-threat pruning."""
+FINISHERS = 64
+"""Team actions remembered for winning at the last step (the table is then started anew)."""
 EPSILON = 0.25
 """df-pn's child thresholds are widened by this share of the second-best sibling's number."""
 CHECK_EVERY = 1024
@@ -139,8 +141,9 @@ class Prover:
         self.my_history: dict[TeamAction, int] = {}
         self.their_history: dict[tuple, int] = {}
         self.killers: list[tuple] = []
-        self.finishers: list[TeamAction] = []
-        """Team actions that won a state within 1 lately, tried first at the last step."""
+        self.finishers: dict[TeamAction, int] = {}
+        """Team actions that won a state within 1, with the node count when they last did:
+        the latest are tried first at the last step."""
 
     # results are encoded as one int: v >= 0 is "won within v", v < 0 "not won within -1-v"
 
@@ -337,7 +340,7 @@ class Prover:
         sides, apply, won = self.sides, self.game.apply, self.sides.won
         actions, replies = sides.choices(key)
         finishers = self.finishers
-        order = sorted(range(len(actions)), key=lambda i: actions[i] not in finishers)
+        order = sorted(range(len(actions)), key=lambda i: -finishers.get(actions[i], 0))
         bound = INFINITE
         for i in order:
             action = actions[i]
@@ -348,9 +351,9 @@ class Prover:
                         bound = 1
                     break
             else:
-                if action not in finishers:
-                    finishers.insert(0, action)
-                    del finishers[KILLERS:]
+                if len(finishers) >= FINISHERS:
+                    finishers.clear()
+                finishers[action] = self.counter.nodes
                 return self._record_win(key, 1, i)
         return self._record_loss(key, bound)
 
