@@ -16,7 +16,8 @@ is expanded only where more than m - 1 steps remain. The search:
   known to lose last, the history heuristic between; and immediate-threat pruning: where the
   opponents move, the replies that ended a line of play with their win elsewhere are tried
   before any other child is made, so that a threat the team's last action did not stop
-  refutes it at the cost of one step;
+  refutes it at the cost of one step; "won within 1" is settled lazily, the team's latest
+  winning actions first, without keeping the state's expansion (df-pn does the same);
 - depth-first proof-number search (df-pn) with the 1 + epsilon trick.
 
 A loss is proved together with the largest depth it holds for (a terminal loss holds for
