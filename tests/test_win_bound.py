@@ -143,6 +143,76 @@ def test_ttcc4_steps_to_a_loss_at_the_step_limit():
     assert TTCC4.steps_to_win(state, (RED,)) == 3  # beyond the end: no win at all
 
 
+# As RED_ONE_MOVE_AWAY with red to move: no action of red lands on (5 5) (a disc dropped into
+# column 5 falls to (5 2), the knight would leave (4 4), pawn and checker wait on the border),
+# so red needs a second move, at its next turn: 4 steps.
+RED_CANNOT_FINISH = ttcc4_state({"redKnight": "4 4"}, {"3 3": "red"}, "red", 12)
+
+
+@pytest.mark.parametrize(
+    ("state", "team", "steps"),
+    [
+        (RED_CANNOT_FINISH, (RED,), 4),
+        (RED_DROPS_TO_WIN, (RED,), 1),  # (drop 5) lands on (5 5)
+        (RED_CANNOT_FINISH, (YELLOW,), 8),  # nothing in the centre: steps 2, 5, 8
+    ],
+)
+def test_ttcc4_a_role_in_control_that_cannot_finish_needs_its_next_turn(state, team, steps):
+    assert TTCC4.steps_to_win(state, team) == steps
+
+
+def test_ttcc4_a_loss_waits_for_the_spoilers_next_turn():
+    # red cannot finish now: blue's line (steps 3, 6, 9 from here) or red's at step 4 ends it
+    assert TTCC4.steps_to_loss(RED_CANNOT_FINISH, (YELLOW,)) == 4
+
+
+def one_move_away_in_control(per_kind: int) -> list[tuple[object, int, bool]]:
+    """(state, role in control, whether it makes a line now) from seeded random ttcc4
+    playouts, for states where the role has two pieces on a line of the centre: `per_kind`
+    states where its bound is 1 step and as many where it is 4."""
+    found: dict[int, list] = {1: [], 4: []}
+    for seed in range(400):
+        rng = random.Random(seed)
+        state = TTCC4.initial_state()
+        while not TTCC4.is_terminal(state):
+            role = state.control
+            steps = TTCC4.steps_to_win(state, (role,))
+            cases = found.get(steps)
+            if cases is not None and len(cases) < per_kind and rng.random() < 0.3:
+                cases.append((state, role, steps == 1))
+            joint = tuple(rng.choice(TTCC4.legal(state, r)) for r in TTCC4.roles)
+            state = TTCC4.apply(state, joint)
+    return [case for cases in found.values() for case in cases]
+
+
+def test_a_line_now_or_not_on_the_rule_sheet():
+    # Second method: the reasoner on our rule sheet. Bound 4: within 3 steps, all roles
+    # helping, the role has goal 100 nowhere. Bound 1: some action of the role ends the game
+    # with its 100 at once (the bound is reached).
+    sheet = load_rule_sheet(TTCC4)
+    cases = one_move_away_in_control(3)
+    assert sorted(now for _, _, now in cases) == [False] * 3 + [True] * 3
+    for state, role, now in cases:
+        name = TTCC4.roles[role]
+        if now:
+            here = sheet.state_from_facts(TTCC4.state_facts(state))
+            wins = [
+                joint
+                for joint in sheet.joint_actions(here)
+                if 100 in sheet.goal_values(sheet.apply(here, joint))[name]
+            ]
+            assert wins, (TTCC4.picture(state), name)
+        else:
+            for here in reached_within(state, 3):
+                assert 100 not in sheet.goal_values(here)[name], (TTCC4.picture(state), name)
+
+
+def test_a_win_at_the_last_step_is_found_with_its_action():
+    # the search settles "won within 1" without an expansion; the strategy still has the action
+    result = forced_win(TTCC4, "red", start=RED_DROPS_TO_WIN)
+    assert (result.status, result.depth, result.first_action) == (Status.FOUND, 1, "(drop 5)")
+
+
 def test_tictacchess_steps_to_a_loss():
     # red's line (steps 2 from here) ends it without yellow's win; step 10: 21 steps left
     assert TICTACCHESS.steps_to_loss(tictacchess_state(*ONE_JUMP, control="blue"), (YELLOW,)) == 2

@@ -178,6 +178,11 @@ PAWN_CAPTURES = _moves("pawnMove", DIAGONAL)
 CHECKER_STEPS = _moves("checkerMove", DIAGONAL)
 KNIGHT_MOVES = _moves("knightMove", KNIGHT_JUMPS)
 CHECKER_JUMPS = _jumps()
+PAWN_STEP_TARGETS, PAWN_CAPTURE_TARGETS, CHECKER_STEP_TARGETS, KNIGHT_TARGETS = (
+    tuple(frozenset(target for target, _ in moves) for moves in table)
+    for table in (PAWN_STEPS, PAWN_CAPTURES, CHECKER_STEPS, KNIGHT_MOVES)
+)
+"""Per origin cell, the cells its moves of each kind reach."""
 DROPS = tuple((cell_of(x, DROP_ROW), Drop(x)) for x in DROP_COLUMNS)
 ACTIONS_BY_TEXT = {
     str(action): action
@@ -252,11 +257,13 @@ class Ttcc4Game(Game):
     def steps_to_win(self, state: TtccState, team: Sequence[int]) -> int:
         """Each role of the team needs MOVES_TO_LINE moves of its own, one every 3 steps:
         only a role's own move adds its pieces to the centre (a captured pawn, checker or
-        knight goes back to the border), one piece on one cell, so at most one to any line."""
+        knight goes back to the border), one piece on one cell, so at most one to any line.
+        A role in control one move from a line needs two when no action of its makes one."""
         if self.is_terminal(state):
             return 0
-        pieces = centre_pieces(state.board)
-        return max(_steps_to_line(pieces, role, state.control) for role in team)
+        board = state.board
+        pieces = centre_pieces(board)
+        return max(_steps_to_line(board, pieces, role, state.control) for role in team)
 
     def steps_to_loss(self, state: TtccState, team: Sequence[int]) -> int:
         """The game ends with a team role below 100 by the step limit, or by a line of a
@@ -264,11 +271,12 @@ class Ttcc4Game(Game):
         can make one, so nobody else has one then); each role's line as in `steps_to_win`."""
         if self.is_terminal(state):
             return 0
-        pieces = centre_pieces(state.board)
+        board = state.board
+        pieces = centre_pieces(board)
         spoiling = [role for role in range(len(ROLES)) if (role,) != tuple(team)]
         return min(
             STEP_LIMIT - state.step,
-            *(_steps_to_line(pieces, role, state.control) for role in spoiling),
+            *(_steps_to_line(board, pieces, role, state.control) for role in spoiling),
         )
 
     def state_facts(self, state: TtccState) -> frozenset[str]:
@@ -402,9 +410,54 @@ def play(board: bytes, mover: int, action: Drop | Move | Jump) -> tuple[bytes, i
     return bytes(cells), action.target
 
 
-def _steps_to_line(pieces: list[int], role: int, control: int) -> int:
-    """The fewest steps before `role` can have a line, given each role's centre pieces."""
-    return steps_for_moves(MOVES_TO_LINE[pieces[role]], role, control, len(ROLES))
+def _steps_to_line(board: bytes, pieces: list[int], role: int, control: int) -> int:
+    """The fewest steps before `role` can have a line, given each role's centre pieces: one
+    move away and in control, it needs a second move (at its next turn) unless one of its
+    actions makes a line now."""
+    moves = MOVES_TO_LINE[pieces[role]]
+    if moves == 1 and role == control and not makes_line(board, role):
+        moves = 2
+    return steps_for_moves(moves, role, control, len(ROLES))
+
+
+def makes_line(board: bytes, role: int) -> bool:
+    """Whether some action of `role` (in control) gives it a line. Only the cell where its
+    piece lands gains a piece of the role, so the line is one where the role has two pieces,
+    the third cell empty or an enemy's, and the action lands a piece there without moving
+    either of the two."""
+    for line in CENTRE_LINES:
+        own = [cell for cell in line if OWNER[board[cell]] == role]
+        if len(own) == 2:
+            (target,) = (cell for cell in line if cell not in own)
+            if _lands_on(board, role, target, own):
+                return True
+    return False
+
+
+def _lands_on(board: bytes, role: int, target: int, keep: list[int]) -> bool:
+    """Whether an action of `role` puts one of its pieces on the centre cell `target` (empty
+    or an enemy's) without moving a piece off a cell of `keep`."""
+    enemy = ENEMY[role]
+    empty = not board[target]
+    pawn, checker, knight, _ = PIECE_CODES[role]
+    top = target - target % SIDE + DROP_ROW - 1  # the cell (x 6) of the target's column
+    if empty and board[target - 1] and not any(board[target + 1 : top + 1]):
+        return True  # a disc dropped into the column stops on the target
+    origin = board.index(pawn)
+    if (
+        origin not in keep
+        and target in (PAWN_STEP_TARGETS if empty else PAWN_CAPTURE_TARGETS)[origin]
+    ):
+        return True
+    origin = board.index(knight)
+    if origin not in keep and target in KNIGHT_TARGETS[origin]:
+        return True
+    origin = board.index(checker)
+    if origin in keep or not empty:
+        return False
+    if target in CHECKER_STEP_TARGETS[origin]:
+        return True
+    return any(to == target and enemy[board[over]] for over, to, _ in CHECKER_JUMPS[origin])
 
 
 def centre_pieces(board: bytes) -> list[int]:

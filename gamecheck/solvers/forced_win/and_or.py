@@ -16,7 +16,8 @@ is expanded only where more than m - 1 steps remain. The search:
   known to lose last, the history heuristic between; and immediate-threat pruning: where the
   opponents move, the replies that ended a line of play with their win elsewhere are tried
   before any other child is made, so that a threat the team's last action did not stop
-  refutes it at the cost of one step;
+  refutes it at the cost of one step; "won within 1" is settled lazily, the team's latest
+  winning actions first, without keeping the state's expansion (df-pn does the same);
 - depth-first proof-number search (df-pn) with the 1 + epsilon trick.
 
 A loss is proved together with the largest depth it holds for (a terminal loss holds for
@@ -44,6 +45,8 @@ EXPANSION_CACHE = 200_000
 PROOF_NUMBER_CACHE = 2_000_000
 KILLERS = 4
 """Replies remembered for immediate-threat pruning."""
+FINISHERS = 64
+"""Team actions remembered for winning at the last step (the table is then started anew)."""
 EPSILON = 0.25
 """df-pn's child thresholds are widened by this share of the second-best sibling's number."""
 CHECK_EVERY = 1024
@@ -139,6 +142,9 @@ class Prover:
         self.my_history: dict[TeamAction, int] = {}
         self.their_history: dict[tuple, int] = {}
         self.killers: list[tuple] = []
+        self.finishers: dict[TeamAction, int] = {}
+        """Team actions that won a state within 1, with the node count when they last did:
+        the latest are tried first at the last step."""
 
     # results are encoded as one int: v >= 0 is "won within v", v < 0 "not won within -1-v"
 
@@ -313,6 +319,8 @@ class Prover:
         self._count()
         expansion = self.expansions.get(key)
         if expansion is None:
+            if depth == 1:
+                return self._last_step(key)
             actions, replies = choices = self.sides.choices(key)
             if len(actions) == 1:
                 return self._replies_value(key, actions[0], replies, depth)
@@ -324,6 +332,30 @@ class Prover:
                 self._reward(expansion.actions[action], depth)
                 return self._record_win(key, value, action)
             bound = min(bound, -1 - value)
+        return self._record_loss(key, bound)
+
+    def _last_step(self, key: State) -> int:
+        """Won within 1, lazily: the team actions that won the last such states first, each
+        until a reply does not end the game won; no expansion is kept. An action whose first
+        such reply ends the game is refuted at every depth, another within 1."""
+        sides, apply, won = self.sides, self.game.apply, self.sides.won
+        actions, replies = sides.choices(key)
+        finishers = self.finishers
+        order = sorted(range(len(actions)), key=lambda i: -finishers.get(actions[i], 0))
+        bound = INFINITE
+        for i in order:
+            action = actions[i]
+            for reply in replies:
+                child = apply(key, sides.joint(action, reply))
+                if not won(child):
+                    if not self.game.is_terminal(child):
+                        bound = 1
+                    break
+            else:
+                if len(finishers) >= FINISHERS:
+                    finishers.clear()
+                finishers[action] = self.counter.nodes
+                return self._record_win(key, 1, i)
         return self._record_loss(key, bound)
 
     def _action_value(self, expansion: _Expansion, action: int, depth: int) -> int:
@@ -372,6 +404,9 @@ class Prover:
         """Work on "won within `depth`" until its proof or disproof number reaches its
         limit (df-pn); a state settled here is recorded in `solved`."""
         self._count()
+        if depth == 1 and key not in self.expansions:
+            self._last_step(key)
+            return
         expansion = self._expand_unless_threatened(key)
         if expansion is None:
             self._record_loss(key, INFINITE)
