@@ -388,6 +388,7 @@ class Unrolling(ABC):
             alive = self.alive(k)
             same = [self.new_variable() for _ in range(k)]
             for j, equal in enumerate(same):  # equal -> layers j and k agree on every fluent
+                budget.check()
                 for node in fluents:
                     before, after = self.literal(node, j), self.literal(node, k)
                     self.add_clause([-equal, negate(before), after])
