@@ -193,6 +193,6 @@ def _invariants_from(rules: GroundRules, state: State) -> Invariants:
     invariants = rules.invariants
     depth = rules.depth_of(state)
     if depth is None:
-        return Invariants(invariants.state)
+        return Invariants(invariants.state, balances=invariants.balances)
     counters = [replace(rules.counter, start=rules.counter.start + depth)]
-    return Invariants(invariants.state, counters)
+    return Invariants(invariants.state, counters, balances=invariants.balances)

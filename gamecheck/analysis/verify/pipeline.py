@@ -72,7 +72,7 @@ def verify_game(
     unrolling = make_unrolling(system, backend, sat_solver=sat_solver, record=export)
     unrolling.use_invariants(found)
     states = None
-    if found.state or found.counters or found.ranking:
+    if found.state or found.counters or found.ranking or found.balances:
         states = make_unrolling(system, backend, sat_solver=sat_solver, free_start=True)
         states.use_invariants(found)
     verifier = Verifier(

@@ -79,6 +79,8 @@ class Verifier:
         """No terminal state is reachable in fewer steps (once the shortest game is known)."""
         self.deepest: int | None = None
         """The last depth any question needs: one past the deepest non-terminal state."""
+        self.longest_line = 0
+        """The most steps of a line of play replayed so far (any question's)."""
         self._outcome_witnesses: dict[tuple, tuple] = {}
         """The goal vectors found so far, each with its line of play (kept between rounds)."""
         self._outcome_query: OpenQuery | None = None
@@ -131,13 +133,15 @@ class Verifier:
         """The most steps any game can last, proved by a depth with no non-terminal state.
         The first such depth comes from the counters or the ranking where there are some
         (no state the invariants allow is non-terminal that deep), else from probes at 1,
-        2, 4, ...; then a binary search below it."""
+        2, 4, ...; then a binary search below it, above the longest line of play any
+        question has found so far."""
         self.progress("longest game")
         nonterminal = -self.system.terminal
         if self._find(nonterminal, [0]) is None:
             self.deepest = 0
             return self._longest_ending_by(0)
-        low, high = 0, self._counted_bound(nonterminal)  # non-terminal at low, none from high
+        low = max(0, self.longest_line - 1)  # a line replayed passed a non-terminal state there
+        high = self._counted_bound(nonterminal)  # non-terminal at low, none from high on
         if high is not None and high - 1 > low and self._find(nonterminal, [high - 1]):
             low = high - 1
         while high is None:
@@ -537,6 +541,7 @@ class Verifier:
                     f"{game.name}: the line of play found by {self.unrolling.name} "
                     f"({line.depth} steps) does not end as the solver claims"
                 )
+        self.longest_line = max(self.longest_line, line.depth)
         return witness
 
 

@@ -13,6 +13,8 @@ arguments first and hand them to the solver as constraints on every layer:
 * counters: a weighted count of true fluents (or occupied groups) that grows by exactly
   one every step, e.g. the filled cells of a sudoku or 3 x marks + selections in 3D
   tic-tac-toe, so at layer t it equals its initial value plus t;
+* balances: a weighted count that no step changes, e.g. black stones - white stones - (white
+  to move) in gomoku (balances.py);
 * where there is no counter, a ranking (solvers/ground/ranking.py): fluents that turn only
   one way, one of which every step turns, so that every game ends within a bound.
 
@@ -24,9 +26,10 @@ remains holds initially and is preserved by every step, so it holds in every rea
 state. The candidates are proved a family at a time, the smallest first, each family under
 the invariants proved before it, and then what is left all at once (`_Induction.houdini`):
 a budget too short for one run over thousands of candidates still proves the families it
-finished. Counters are then proved the same way, under the proved state invariants. Each
-stage runs within the budget it is given; a run the budget cuts short proves nothing (an
-unfinished Houdini run has not reached its fixpoint), and what was proved before it stands.
+finished. Counters and balances are then proved the same way, under the proved state
+invariants. Each stage runs within the budget it is given; a run the budget cuts short
+proves nothing (an unfinished Houdini run has not reached its fixpoint), and what was
+proved before it stands.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ import numpy as np
 
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.gdl.terms import Term, term_text
+from gamecheck.solvers.ground.balances import balance_combinations
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.ranking import Ranking, find_ranking
 from gamecheck.solvers.ground.sampling import Playouts, random_playouts
@@ -96,13 +100,15 @@ class StateInvariant:
 @dataclass(frozen=True)
 class Counter:
     """At layer t: the sum over features of weight * (number of true literals) equals
-    start + t. `steps` are the ways a step may change the features, each a tuple of
+    start + rate * t: a counter grows by one every step, a balance (rate 0) never changes.
+    `steps` are the ways a step may change the features, each a tuple of
     (rises, falls) per feature: how many of its literals become true, and false."""
 
     features: tuple[tuple[int, tuple[int, ...]], ...]
     start: int
     steps: tuple[tuple[tuple[int, int], ...], ...]
     description: str
+    rate: int = 1
 
     @property
     def terms(self) -> list[tuple[int, int]]:
@@ -117,14 +123,18 @@ class Invariants:
     ranking: Ranking | None = None
     """Where no counter is found: a bound on the length of every game (ranking.py)."""
     statistics: dict[str, float] = field(default_factory=dict)
+    balances: list[Counter] = field(default_factory=list)
+    """Counters with rate 0: they hold in every reachable state, whatever its depth."""
 
 
 @dataclass(frozen=True)
 class _Feature:
-    """A count over a state: how many of `literals` hold."""
+    """A count over a state: how many of `literals` hold. `fluents` are the fluents it
+    counts (an occupied group's members: one of them, where at most one holds)."""
 
     literals: tuple[int, ...]
     description: str
+    fluents: tuple[int, ...]
 
 
 def find_invariants(
@@ -150,6 +160,7 @@ def find_invariants(
     candidates, exclusions = [], []
     state: list[StateInvariant] = []
     counters: list[Counter] = []
+    balances: list[Counter] = []
     ranking = None
     proofs: dict[str, int] = {}
     try:
@@ -165,14 +176,18 @@ def find_invariants(
             part = budget.part(EXCLUSION_SECONDS)
             state += prover.houdini(exclusions, proved=state, budget=part)
             features = _features(system, groups, occupied)
+            changes = _feature_changes(system, playouts, features, budget)
+            singles, pairs = _counter_candidates(changes, features, budget)
             counters = next(
-                (
-                    [counter]
-                    for counter in _counter_candidates(system, playouts, features, budget)
-                    if prover.counts_steps(counter, state, budget)
-                ),
+                ([counter] for counter in singles if prover.counts_steps(counter, state, budget)),
                 [],
             )
+            counters += [pair for pair in pairs if prover.counts_steps(pair, state, budget)]
+            balances = [
+                balance
+                for balance in _balance_candidates(changes, features, budget)
+                if prover.counts_steps(balance, state, budget)
+            ]
             if not counters:
                 proved = [invariant.literal for invariant in state]
                 ranking = find_ranking(system, unrolling, playouts, proved, budget)
@@ -182,13 +197,14 @@ def find_invariants(
         "candidates": len(candidates) + len(exclusions),
         "state_invariants": len(state),
         "counters": len(counters),
+        "balances": len(balances),
         "samples": len(samples),
         "seconds": round(time.monotonic() - start, 3),
         **proofs,
     }
     if ranking is not None:
         statistics["steps_at_most_by_ranking"] = ranking.longest
-    return Invariants(state, counters, ranking, statistics)
+    return Invariants(state, counters, ranking, statistics, balances)
 
 
 # -- candidates ----------------------------------------------------------------------------
@@ -387,18 +403,24 @@ def _group_text(key: tuple) -> str:
 def _features(system, groups, occupied) -> list[_Feature]:
     """Counts a counter may weigh: occupied groups of one family, and fluents of one
     relation with one value at one position."""
-    features: dict[tuple, list[int]] = {}
+    features: dict[tuple, tuple[list[int], list[int]]] = {}
     for key, lit in occupied.items():
-        features.setdefault(("occupied", key[0], key[1]), []).append(lit)
+        literals, fluents = features.setdefault(("occupied", key[0], key[1]), ([], []))
+        literals.append(lit)
+        fluents += groups[key]
     for index, fluent in enumerate(system.fluents):
         if isinstance(fluent, str):
             continue
-        features.setdefault(("relation", fluent[0]), []).append(system.fluent_nodes[index])
-        for position, arg in enumerate(fluent[1:]):
-            features.setdefault(("value", fluent[0], position, arg), []).append(
-                system.fluent_nodes[index]
-            )
-    return [_Feature(tuple(lits), _feature_text(key)) for key, lits in features.items()]
+        keys = [("relation", fluent[0])]
+        keys += [("value", fluent[0], position, arg) for position, arg in enumerate(fluent[1:])]
+        for key in keys:
+            literals, fluents = features.setdefault(key, ([], []))
+            literals.append(system.fluent_nodes[index])
+            fluents.append(index)
+    return [
+        _Feature(tuple(literals), _feature_text(key), tuple(fluents))
+        for key, (literals, fluents) in features.items()
+    ]
 
 
 def _feature_text(key: tuple) -> str:
@@ -409,11 +431,39 @@ def _feature_text(key: tuple) -> str:
     return f"{key[1]} facts with {term_text(key[3])} as argument {key[2] + 1}"
 
 
-def _counter_candidates(system, playouts: Playouts, features, budget) -> list[Counter]:
-    """Weighted sums of at most two features that grow by exactly one on every step of the
-    first COUNTER_PLAYOUTS playouts, with the ways those steps changed them."""
+@dataclass
+class _Changes:
+    """How the steps of the first COUNTER_PLAYOUTS playouts changed each feature: per step,
+    how many of its literals rose and fell; and its count in the initial state."""
+
+    rises: list[np.ndarray]
+    falls: list[np.ndarray]
+    counts: list[int]
+
+    @property
+    def deltas(self) -> list[np.ndarray]:
+        return [r - f for r, f in zip(self.rises, self.falls, strict=True)]
+
+    def counter(self, combination, features, rate: int, text: str) -> Counter:
+        """The weighted sum of features as a counter growing by `rate` a step, with the
+        ways the sampled steps changed it."""
+        changes = np.stack(
+            [np.stack([self.rises[j], self.falls[j]], axis=1) for _, j in combination], 1
+        )
+        return Counter(
+            features=tuple((w, features[j].literals) for w, j in combination),
+            start=sum(w * self.counts[j] for w, j in combination),
+            steps=tuple(sorted({tuple(map(tuple, change)) for change in changes.tolist()})),
+            description=" + ".join(f"{w} x ({features[j].description})" for w, j in combination)
+            + text,
+            rate=rate,
+        )
+
+
+def _feature_changes(system, playouts: Playouts, features, budget) -> _Changes | None:
+    """The features' changes on the sampled steps; None if there are none."""
     if not features:
-        return []
+        return None
     trajectory = playouts.states[:, :COUNTER_PLAYOUTS]
     lengths = playouts.lengths[:COUNTER_PLAYOUTS]
     steps, runs, _ = trajectory.shape
@@ -422,48 +472,63 @@ def _counter_candidates(system, playouts: Playouts, features, budget) -> list[Co
     states = trajectory.reshape(steps * runs, -1)
     row_of = dict(zip(literals, circuit.node_rows(system, states, literals), strict=True))
     taken = np.arange(steps - 1)[:, None] < lengths[None, :]
-    rises, falls, counts = [], [], []
+    changes = _Changes([], [], [])
     for feature in features:
         budget.check()
         rows = np.array([row_of[literal] for literal in feature.literals])
         rows = rows.reshape(len(feature.literals), steps, runs)
         before, after = rows[:, :-1, :], rows[:, 1:, :]
-        rises.append((after & ~before).sum(axis=0)[taken])
-        falls.append((before & ~after).sum(axis=0)[taken])
-        counts.append(int(rows[:, 0, 0].sum()))
-    if not len(rises[0]):
-        return []
-    deltas = [r - f for r, f in zip(rises, falls, strict=True)]
-    combinations = [
+        changes.rises.append((after & ~before).sum(axis=0)[taken])
+        changes.falls.append((before & ~after).sum(axis=0)[taken])
+        changes.counts.append(int(rows[:, 0, 0].sum()))
+    return changes if len(changes.rises[0]) else None
+
+
+def _counter_candidates(
+    changes: _Changes | None, features, budget
+) -> tuple[list[Counter], list[Counter]]:
+    """Weighted sums of one feature, and of two, that grow by exactly one on every sampled
+    step, with the ways those steps changed them. Two features can pin down what one does
+    not: in gomoku 2 x (black stones) + (black to move) counts the steps as well as all
+    stones do, and it bounds black's stones alone."""
+    if changes is None:
+        return [], []
+    deltas = changes.deltas
+    singles = [
         ((int(deltas[j][0]), j),)
         for j in range(len(features))
         if deltas[j][0] in (1, -1) and (deltas[j] == deltas[j][0]).all()
     ]
-    if not combinations:
-        distinct = np.unique(np.array(deltas).T, axis=0).T  # the ways steps change features
-        moving = [j for j in range(len(features)) if distinct[j].any()]
-        for number, (j, k) in enumerate(itertools.combinations(moving, 2)):
-            if len(combinations) == COUNTER_CANDIDATES:
-                break
-            if number % PAIRS_BETWEEN_CHECKS == 0:
-                budget.check()
-            weights = _pair_weights(distinct[j], distinct[k])
-            if weights:
-                combinations.append(((weights[0], j), (weights[1], k)))
-    counters = []
-    for combination in combinations[:COUNTER_CANDIDATES]:
-        changes = np.stack([np.stack([rises[j], falls[j]], axis=1) for _, j in combination], 1)
-        ways = sorted({tuple(map(tuple, change)) for change in changes.tolist()})
-        counters.append(
-            Counter(
-                features=tuple((w, features[j].literals) for w, j in combination),
-                start=sum(w * counts[j] for w, j in combination),
-                steps=tuple(ways),
-                description=" + ".join(f"{w} x ({features[j].description})" for w, j in combination)
-                + " grows by one every step",
-            )
-        )
-    return counters
+    pairs, mains = [], set()
+    distinct = np.unique(np.array(deltas).T, axis=0).T  # the ways steps change features
+    moving = [j for j in range(len(features)) if distinct[j].any() and (distinct[j] != 1).any()]
+    for number, (j, k) in enumerate(itertools.combinations(moving, 2)):
+        if len(pairs) == COUNTER_CANDIDATES:
+            break
+        if number % PAIRS_BETWEEN_CHECKS == 0:
+            budget.check()
+        weights = _pair_weights(distinct[j], distinct[k])
+        if not weights or (singles and weights == (1, 1)):  # (1, 1): a single's parts
+            continue
+        main = j if abs(weights[0]) >= abs(weights[1]) else k
+        if main not in mains:  # 2 x + (x to move) and 2 x - (o to move) say the same
+            mains.add(main)
+            pairs.append(((weights[0], j), (weights[1], k)))
+    text = " grows by one every step"
+    return tuple(
+        [changes.counter(combination, features, 1, text) for combination in found]
+        for found in (singles[:COUNTER_CANDIDATES], pairs)
+    )
+
+
+def _balance_candidates(changes: _Changes | None, features, budget) -> list[Counter]:
+    """Weighted sums of features that no sampled step changes (balances.py)."""
+    if changes is None:
+        return []
+    fluents = [feature.fluents for feature in features]
+    combinations = balance_combinations(changes.deltas, fluents, budget)
+    text = " is the same in every state"
+    return [changes.counter(combination, features, 0, text) for combination in combinations]
 
 
 def _pair_weights(a: np.ndarray, b: np.ndarray) -> tuple[int, int] | None:
@@ -604,7 +669,7 @@ class _Induction:
         self, counter: Counter, state: Iterable[StateInvariant], budget: Budget
     ) -> bool:
         """Whether every step changes the counter's features in one of its sampled ways
-        (each adds exactly one), by k-induction: after k steps from any state, all of
+        (each adds the counter's rate), by k-induction: after k steps from any state, all of
         them satisfying the proved invariants, the next step does."""
         state = list(state)
         for k in INDUCTION_DEPTHS:

@@ -295,6 +295,9 @@ class Unrolling(ABC):
             alive = self._alive[t]  # layers past the end of play need not satisfy them
             for invariant in self.invariants.state:
                 self.add_clause([negate(alive), self.literal(invariant.literal, t)])
+            for balance in self.invariants.balances:
+                terms = [(w, self.literal(lit, t)) for w, lit in balance.terms]
+                self.add_linear(terms, balance.start, balance.start, condition=alive)
             if self.free_start:
                 continue  # a counter needs the depth, which a free start does not know
             self._depth_constraints(t, t, alive, exact=True)
