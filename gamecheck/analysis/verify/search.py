@@ -520,26 +520,33 @@ class Verifier:
         """The line as GDL text, after replaying it on every checking game and confirming
         that no state on it is terminal and that its last state is the one after step
         `start`; ReplayError if any check fails."""
-        witness = self._texts(line)
-        for game in self.checkers:
-            states = replay_line(game, witness, budget=self.budget).states
-            if any(game.is_terminal(state) for state in states) or states[start] != states[-1]:
-                raise ReplayError(
-                    f"{game.name}: the line of play found by {self.unrolling.name} "
-                    f"({line.depth} steps) does not come back to the state after step {start}"
-                )
-        return witness
+
+        def comes_back(game: Game, states) -> bool:
+            return not any(map(game.is_terminal, states)) and states[start] == states[-1]
+
+        return self._replayed(
+            line, comes_back, f"does not come back to the state after step {start}"
+        )
 
     def _checked(self, line: Line, claim: Callable[[Game, object], bool]):
         """The line as GDL text, after replaying it on every checking game and confirming
         the claim about its last state; ReplayError if any check fails."""
+
+        def ends_as_claimed(game: Game, states) -> bool:
+            return claim(game, states[-1])
+
+        return self._replayed(line, ends_as_claimed, "does not end as the solver claims")
+
+    def _replayed(self, line: Line, holds_on: Callable[[Game, tuple], bool], failure: str):
+        """The line as GDL text, replayed on every checking game, whose states must satisfy
+        `holds_on`; ReplayError saying `failure` if they do not."""
         witness = self._texts(line)
         for game in self.checkers:
-            replay = replay_line(game, witness, budget=self.budget)
-            if not claim(game, replay.states[-1]):
+            states = replay_line(game, witness, budget=self.budget).states
+            if not holds_on(game, states):
                 raise ReplayError(
                     f"{game.name}: the line of play found by {self.unrolling.name} "
-                    f"({line.depth} steps) does not end as the solver claims"
+                    f"({line.depth} steps) {failure}"
                 )
         self.longest_line = max(self.longest_line, line.depth)
         return witness
