@@ -13,7 +13,7 @@ import pytest
 from gamecheck.analysis.loading import load_rule_sheet
 from gamecheck.budget import Budget
 from gamecheck.models import get_game
-from gamecheck.solvers.forced_win.and_or import NodeCounter, Prover
+from gamecheck.solvers.forced_win.and_or import INFINITE, NodeCounter, Prover
 from gamecheck.solvers.forced_win.search import Status, forced_win
 from gamecheck.solvers.forced_win.sides import Sides
 from tests.forced_win_reference import won_within
@@ -306,6 +306,26 @@ def test_answers_with_the_bound_agree_with_the_reference(depth_first):
                 value = prover.prove(state, depth, depth_first=depth_first)
                 expected = won_within(TTCC4, TTCC4.roles[role], state, depth)
                 assert (value >= 0) == expected, (role, depth)
+
+
+@pytest.mark.parametrize("depth_first", [True, False], ids=["depth-first", "df-pn"])
+def test_a_tiny_table_proves_what_an_unbounded_one_does(monkeypatch, depth_first):
+    # every role and depth on one prover each, the tables of the first capped at 32 entries:
+    # pruned over and over, to its 16 deepest proofs and its terminal states
+    monkeypatch.setattr("gamecheck.solvers.forced_win.and_or.SOLVED_LIMIT", 32)
+    answers, pruned = set(), False
+    for state in (RED_ONE_MOVE_AWAY, YELLOW_BLOCKS, RED_DROPS_TO_WIN):
+        for role in range(3):
+            capped = Prover(Sides(TTCC4, (role,)), NodeCounter(Budget()))
+            unbounded = Prover(Sides(TTCC4, (role,)), NodeCounter(Budget()))
+            unbounded.solved_limit = INFINITE
+            for depth in range(8):
+                value = capped.prove(state, depth, depth_first=depth_first)
+                expected = unbounded.prove(state, depth, depth_first=depth_first)
+                assert (value >= 0) == (expected >= 0), (role, depth)
+                answers.add(expected >= 0)
+            pruned |= len(capped.solved) < len(unbounded.solved)
+    assert answers == {True, False} and pruned
 
 
 def spoiled_within(game, team: tuple[int, ...], state, depth: int) -> bool:

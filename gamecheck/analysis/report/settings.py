@@ -75,7 +75,7 @@ _QUICK = {
     "playouts": 500,
     "verify_time_limit": 60.0,
     "cpsat_time_limit": None,
-    "forced_win_nodes": 50_000,
+    "forced_win_nodes": 100_000,
     "forced_win_time_limit": 60.0,
     "endgame_playouts": 20,
     "endgame_befores": (1, 2, 3, 4, 6, 8),

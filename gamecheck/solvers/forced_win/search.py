@@ -8,10 +8,11 @@ caller's, or the game's own `steps_to_win`): the first depth that is won is the 
 of a forced win, and a loss proved for a larger depth than asked skips the depths in between.
 Each depth is settled by a portfolio of the two methods of and_or.py on the same tables,
 depth-first search and df-pn, taking turns with node budgets that double every round. The
-spoiler search takes a turn in every round too: the opposite question, deepened on tables of
-its own, can the opponents force the game to end without the team's win (sides.py
-`Spoilers`)? Once that is proved, the team has no forced win at any depth. Every strategy
-found is replayed by `check_strategy` (on the checked `next`) before it is returned.
+spoiler search takes turns between theirs, with a fixed share of all the nodes: the opposite
+question, deepened on tables of its own, can the opponents force the game to end without the
+team's win (sides.py `Spoilers`)? Once that is proved, the team has no forced win at any
+depth. Every strategy found is replayed by `check_strategy` (on the checked `next`) before it
+is returned.
 """
 
 from __future__ import annotations
@@ -48,11 +49,15 @@ PROOF_NUMBER_SHARE = 8
 """df-pn's node budget is this many times smaller: measured on the built-in games, depth-first
 search settled more in the same time (ttcc4 red from the start in 60 s: depth 21 alone, 19
 with df-pn taking equal turns; cubicup endgames 30 steps from the end: up to twice the nodes)."""
-SPOILER_SHARE = 4
-"""The spoiler search's node budget is this many times smaller than depth-first search's (its
-nodes cost about twice as much time). Measured on ttcc4 from the start, 600 s on a loaded
-machine: red settled to depth 21 with equal budgets (2.4M nodes) and with a quarter (3.6M);
-blue's spoilers win with about 130000 of their nodes either way (none to 30 in 95 s)."""
+SPOILER_SHARE = 2
+"""The spoiler search gets one node for every SPOILER_SHARE nodes of depth-first search and
+df-pn, counted over the whole question: about 40% of the time (its nodes cost 1.2-1.5 times
+as much). Measured on ttcc4 from the start, 600 s per role, two runs at a time on 2 cores:
+yellow none to 30 in 87 s (2.6M nodes, 0.84M of them the spoilers'), 85 s with a share of 1,
+144 s with the former quarter of each round's budget; red settled to depth 24 with share 2
+and with the former quarter; blue none in 19 s."""
+SPOILER_SLICE = SLICE_NODES // PROOF_NUMBER_SHARE
+"""The fewest nodes a turn of the spoiler search gets (a try cut short restarts at its root)."""
 
 
 class Status(StrEnum):
@@ -197,17 +202,15 @@ def _settle(
 ) -> int | None:
     """Won within `depth`, by a portfolio: depth-first search and df-pn take turns with node
     budgets that double every round, on the same tables; the method that settles a depth is
-    tried first at the next one (`order` is updated). The spoiler search, if any, takes the
-    first turn of every round, with df-pn's budget in the first round (a depth the others
-    settle at once costs it little) and SPOILER_SHARE times less than depth-first search
-    after: None when it proves the opponents' win."""
+    tried first at the next one (`order` is updated). The spoiler search, if any, takes a
+    turn before each of theirs once it is owed its share of the nodes (`_SpoilerSearch.owed`):
+    None when it proves the opponents' win."""
     counter = prover.counter
     share = SLICE_NODES
-    spoiler_nodes = share // PROOF_NUMBER_SHARE
     while True:
-        if spoilers is not None and spoilers.win(state, spoiler_nodes):
-            return None
         for depth_first in list(order):
+            if spoilers is not None and spoilers.win(state, spoilers.owed()):
+                return None
             slice_nodes = share if depth_first else share // PROOF_NUMBER_SHARE
             counter.slice_end = counter.nodes + slice_nodes
             try:
@@ -219,7 +222,6 @@ def _settle(
             order.sort(key=lambda method: method != depth_first)
             return value
         share *= 2
-        spoiler_nodes = share // SPOILER_SHARE
 
 
 class _SpoilerSearch:
@@ -231,13 +233,23 @@ class _SpoilerSearch:
         spoilers = sides.spoilers()
         self.prover = Prover(spoilers, counter, symmetry_of(sides.game, spoilers.team))
         self.depth = 0
+        self.nodes = 0
+        """The nodes it has spent, of the shared counter's."""
+
+    def owed(self) -> int:
+        """The nodes the spoiler search is behind its share (one for every SPOILER_SHARE of
+        the main search's, over the whole question), or 0 if that is less than a slice."""
+        main_nodes = self.prover.counter.nodes - self.nodes
+        owed = main_nodes // SPOILER_SHARE - self.nodes
+        return owed if owed >= SPOILER_SLICE else 0
 
     def win(self, state: State, nodes: int) -> bool:
         """Whether the opponents' win is proved, deepening within `nodes` more nodes."""
         if nodes <= 0 or self.depth >= INFINITE:
             return False
         counter = self.prover.counter
-        counter.slice_end = counter.nodes + nodes
+        started = counter.nodes
+        counter.slice_end = started + nodes
         try:
             while self.depth < INFINITE:
                 value = self.prover.prove(state, self.depth, depth_first=True)
@@ -248,6 +260,7 @@ class _SpoilerSearch:
             pass
         finally:
             counter.slice_end = None
+            self.nodes += counter.nodes - started
         return False
 
 
