@@ -66,6 +66,20 @@ def every_reachable_state(game: Game) -> set[State]:
     return reachable
 
 
+def reachable_layers(game: Game):
+    """The states reachable in exactly 0, 1, 2, ... steps (each layer a set), breadth first
+    over every joint action, until no state is left."""
+    layer = {game.initial_state()}
+    while layer:
+        yield layer
+        layer = {
+            game.next(state, joint)
+            for state in layer
+            if not game.is_terminal(state)
+            for joint in game.joint_actions(state)
+        }
+
+
 def random_joint(game: Game, state: State, rng: random.Random) -> tuple:
     """A uniformly random legal joint action."""
     return tuple(rng.choice(game.legal(state, role)) for role in game.roles)

@@ -13,6 +13,7 @@ from gamecheck.solvers.ground.balances import balance_combinations
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.invariants import find_invariants
+from tests.game_checks import reachable_layers
 
 SHEETS = Path(__file__).parent / "data" / "gdl"
 
@@ -41,20 +42,6 @@ def test_balance_candidates_of_hand_made_step_changes():
     assert named == {((1, "A"), (-1, "B"), (1, "C"))}
 
 
-def reachable_by_depth(game: GdlGame) -> list[set]:
-    """The states the reasoner reaches in exactly t steps, for every t."""
-    layers, layer = [], {game.initial_state()}
-    while layer:
-        layers.append(layer)
-        layer = {
-            game.next(state, joint)
-            for state in layer
-            if not game.is_terminal(state)
-            for joint in game.joint_actions(state)
-        }
-    return layers
-
-
 def test_balances_and_counters_of_tictactoe_hold_where_the_reasoner_goes():
     game = GdlGame.from_file(SHEETS / "tictactoe.kif")
     system = ground(game.rules, "tictactoe")
@@ -66,7 +53,7 @@ def test_balances_and_counters_of_tictactoe_hold_where_the_reasoner_goes():
     pairs = [counter for counter in found.counters if len(counter.features) == 2]
     assert pairs, [counter.description for counter in found.counters]
     index = {term_text(fluent): i for i, fluent in enumerate(system.fluents)}
-    for depth, layer in enumerate(reachable_by_depth(game)):
+    for depth, layer in enumerate(reachable_layers(game)):
         for state in layer:
             values = system.evaluate({index[term_text(fact)] for fact in state})
             for counter in found.counters + found.balances:

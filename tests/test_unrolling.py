@@ -14,7 +14,7 @@ from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.invariants import find_invariants
 from gamecheck.solvers.ground.unroll import holds, make_unrolling
-from tests.game_checks import every_reachable_state
+from tests.game_checks import every_reachable_state, reachable_layers
 
 
 @pytest.mark.parametrize("backend", ["cnf", "cpsat"])
@@ -36,19 +36,6 @@ def test_linear_constraints_match_brute_force(backend):
             assert found == expected, (weights, low, high, bits)
 
 
-def reachable_states(game, depth):
-    """Every state reachable in exactly `depth` steps, by explicit enumeration."""
-    layer = {game.initial_state()}
-    for _ in range(depth):
-        layer = {
-            game.next(state, joint)
-            for state in layer
-            if not game.is_terminal(state)
-            for joint in game.joint_actions(state)
-        }
-    return layer
-
-
 @pytest.mark.parametrize("backend", ["cnf", "cpsat"])
 def test_found_lines_reach_exactly_the_enumerated_states(backend):
     # At depth 3 of tic-tac-toe, every enumerated state is found by a query asking for it,
@@ -56,7 +43,7 @@ def test_found_lines_reach_exactly_the_enumerated_states(backend):
     sheet = GdlGame.from_file("tests/data/gdl/tictactoe.kif")
     system = ground(sheet.rules, "tictactoe")
     unrolling = make_unrolling(system, backend)
-    states = reachable_states(sheet, 3)
+    states = next(itertools.islice(reachable_layers(sheet), 3, None), set())
     index = {term_text(f): i for i, f in enumerate(system.fluents)}
     for state in sorted(states, key=sorted)[:5]:
         wanted = {index[term_text(f)] for f in state}
