@@ -9,6 +9,7 @@ import numpy as np
 from gamecheck.budget import Budget
 from gamecheck.gdl.terms import term_text
 from gamecheck.models.sheet import GdlGame
+from gamecheck.solvers.ground import invariants
 from gamecheck.solvers.ground.balances import balance_combinations
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.grounder import ground
@@ -36,7 +37,7 @@ def test_balance_candidates_of_hand_made_step_changes():
     names = list(changes)
     kinds = [np.array(deltas) for deltas, _ in changes.values()]
     steps = [np.repeat(kind, 3) for kind in kinds]  # each kind of step three times
-    fluents = [fluents for _, fluents in changes.values()]
+    fluents = [dict.fromkeys(fluents, 1) for _, fluents in changes.values()]
     found = balance_combinations(steps, fluents, Budget())
     named = {tuple((weight, names[j]) for weight, j in combination) for combination in found}
     assert named == {((1, "A"), (-1, "B"), (1, "C"))}
@@ -52,10 +53,54 @@ def test_balances_and_counters_of_tictactoe_hold_where_the_reasoner_goes():
     assert any("x as argument 3" in text and "o as argument 3" in text for text in descriptions)
     pairs = [counter for counter in found.counters if len(counter.features) == 2]
     assert pairs, [counter.description for counter in found.counters]
+    for depth, counter, total in _reached_sums(game, system, found.counters + found.balances):
+        assert total == counter.start + counter.rate * depth, counter.description
+
+
+def _reached_sums(game, system, counters):
+    """Each counter's sum in every state the GDL reasoner reaches, by depth."""
     index = {term_text(fluent): i for i, fluent in enumerate(system.fluents)}
     for depth, layer in enumerate(reachable_layers(game)):
         for state in layer:
             values = system.evaluate({index[term_text(fact)] for fact in state})
-            for counter in found.counters + found.balances:
-                total = sum(weight for weight, lit in counter.terms if value(values, lit))
-                assert total == counter.start + counter.rate * depth, counter.description
+            for counter in counters:
+                yield depth, counter, sum(w for w, lit in counter.terms if value(values, lit))
+
+
+def test_a_capture_count_balances_the_other_pile_and_is_always_there(monkeypatch):
+    game = GdlGame.from_file(SHEETS / "captures.kif")
+    system = ground(game.rules, "captures")
+    found = find_invariants(system, seed=3)
+    # By hand: white's captures (c0..c3, read as 0..3) + black's stones = 3 in every state,
+    # so white has three captures only once black's pile is empty, and the game is over.
+    (balance,) = [
+        b
+        for b in found.balances
+        if "(captures white _)" in b.description and "stone facts with black" in b.description
+    ]
+    assert balance.start == 3
+    fluent = dict(zip(system.fluent_nodes, system.fluents, strict=True))
+    assert [(w, term_text(fluent[lit])) for w, lit in balance.terms if w] == [
+        (1, "(captures white c1)"),
+        (2, "(captures white c2)"),
+        (3, "(captures white c3)"),
+        (1, "(stone black 1)"),
+        (1, "(stone black 2)"),
+        (1, "(stone black 3)"),
+    ]
+    proved = {invariant.description for invariant in found.state}
+    assert {"some (captures white _)", "some (captures black _)"} <= proved
+    for _, counter, total in _reached_sums(game, system, found.balances):
+        assert total == counter.start, counter.description
+    # Without the count, no invariant keeps a capture count there.
+    monkeypatch.setattr(invariants, "_registers", lambda *args: [])
+    without = {invariant.description for invariant in find_invariants(system, seed=3).state}
+    assert "some (captures white _)" not in without
+
+
+def test_numbers_written_with_a_shared_prefix():
+    assert invariants._numbers(["c0", "c12", "c3"]) == (0, 12, 3)
+    assert invariants._numbers(["0", "7"]) == (0, 7)
+    assert invariants._numbers(["c1", "d2"]) is None
+    assert invariants._numbers(["c1", "c"]) is None
+    assert invariants._numbers([("f", "1"), "2"]) is None

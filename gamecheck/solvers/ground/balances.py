@@ -12,7 +12,7 @@ the unrollings add it to every layer, a free start's too.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -26,12 +26,12 @@ Combination = tuple[tuple[int, int], ...]
 
 
 def balance_combinations(
-    deltas: Sequence[np.ndarray], fluents: Sequence[Sequence[int]], budget: Budget
+    deltas: Sequence[np.ndarray], fluents: Sequence[Mapping[int, int]], budget: Budget
 ) -> list[Combination]:
     """Sums of two or three features, with weights +1 or -1, that no sampled step changes:
-    `deltas[j]` is how each step changed feature j's count, `fluents[j]` the fluents it
-    counts. Left out: features that no step changes or that change like an earlier one,
-    and sums that are not `_useful`."""
+    `deltas[j]` is how each step changed feature j's count, `fluents[j]` what each fluent it
+    counts adds to it. Left out: features that no step changes or that change like an
+    earlier one, and sums that are not `_useful`."""
     if not deltas or not len(deltas[0]):
         return []
     patterns = np.unique(np.array(deltas).T, axis=0).T  # the ways steps change features
@@ -69,18 +69,17 @@ def _thirds(patterns: np.ndarray, first: dict[bytes, int], j: int, k: int):
                 yield (1, j), (sign, k), (weight, m)
 
 
-def _useful(combination: Combination, fluents: Sequence[Sequence[int]], constant) -> bool:
-    """Whether the sum says more than its features do: not single fluents alone, not the
-    parts of a feature that no step changes (a cell's blank, x and o marks), and not a
-    sum whose fluents cancel out."""
+def _useful(combination: Combination, fluents: Sequence[Mapping[int, int]], constant) -> bool:
+    """Whether the sum says more than its features do: not single fluents alone, not a sum
+    whose fluents cancel out, and not one that counts the parts of a feature that no step
+    changes alike (a cell's blank, x and o marks; a register's number and its values)."""
     if all(len(fluents[j]) == 1 for _, j in combination):
         return False
-    if len({weight for weight, _ in combination}) == 1:
-        union = frozenset(fluent for _, j in combination for fluent in fluents[j])
-        if union in constant:
-            return False
     weights: dict[int, int] = {}
     for weight, j in combination:
-        for fluent in fluents[j]:
-            weights[fluent] = weights.get(fluent, 0) + weight
-    return any(weights.values())
+        for fluent, adds in fluents[j].items():
+            weights[fluent] = weights.get(fluent, 0) + weight * adds
+    counted = {fluent: weight for fluent, weight in weights.items() if weight}
+    if len(set(counted.values())) == 1 and frozenset(counted) in constant:
+        return False
+    return bool(counted)

@@ -50,7 +50,7 @@ from gamecheck.solvers.ground.ranking import Ranking, find_ranking
 from gamecheck.solvers.ground.sampling import Playouts, random_playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
-from gamecheck.solvers.sat import holds, negate
+from gamecheck.solvers.sat import Lit, holds, negate
 
 PLAYOUTS = 1024
 MAX_STEPS = 1000
@@ -109,6 +109,8 @@ class Counter:
     steps: tuple[tuple[tuple[int, int], ...], ...]
     description: str
     rate: int = 1
+    holding: tuple[StateInvariant, ...] = ()
+    """State invariants proved together with it (a register's number is always there)."""
 
     @property
     def terms(self) -> list[tuple[int, int]]:
@@ -129,12 +131,27 @@ class Invariants:
 
 @dataclass(frozen=True)
 class _Feature:
-    """A count over a state: how many of `literals` hold. `fluents` are the fluents it
-    counts (an occupied group's members: one of them, where at most one holds)."""
+    """A count over a state: how many of `literals` hold, or, with `weights`, the sum of the
+    weights of those that hold (a register's number). `fluents` are the fluents it counts
+    (an occupied group's members: one of them, where at most one holds; a register's: one
+    per literal)."""
 
     literals: tuple[int, ...]
     description: str
     fluents: tuple[int, ...]
+    weights: tuple[int, ...] | None = None
+    holding: StateInvariant | None = None
+    """What the count needs in every state (a register: some number is there)."""
+
+    @property
+    def terms(self) -> list[tuple[int, int]]:
+        """(weight, literal) for every literal."""
+        return list(zip(self.weights or (1,) * len(self.literals), self.literals, strict=True))
+
+    @property
+    def fluent_weights(self) -> dict[int, int]:
+        """What each fluent adds to the count when it holds."""
+        return dict(zip(self.fluents, self.weights or (1,) * len(self.fluents), strict=True))
 
 
 def find_invariants(
@@ -176,18 +193,24 @@ def find_invariants(
             part = budget.part(EXCLUSION_SECONDS)
             state += prover.houdini(exclusions, proved=state, budget=part)
             features = _features(system, groups, occupied)
-            changes = _feature_changes(system, playouts, features, budget)
-            singles, pairs = _counter_candidates(changes, features, budget)
+            registers = _registers(system, groups, occupied, values)
+            changes = _feature_changes(system, playouts, registers + features, budget)
+            counted = changes and changes.dropping(len(registers))
+            singles, pairs = _counter_candidates(counted, features, budget)
             counters = next(
                 ([counter] for counter in singles if prover.counts_steps(counter, state, budget)),
                 [],
             )
             counters += [pair for pair in pairs if prover.counts_steps(pair, state, budget)]
-            balances = [
-                balance
-                for balance in _balance_candidates(changes, features, budget)
-                if prover.counts_steps(balance, state, budget)
-            ]
+            for balance in _balance_candidates(changes, registers + features, budget):
+                if prover.keeps_balance(balance, state, budget):
+                    balances.append(balance)
+                    state += [held for held in balance.holding if held not in state]
+            if balances:  # what the balances imply may now be inductive
+                prover.assume_balances(balances)
+                settled = set(state)
+                rest = [candidate for candidate in candidates if candidate not in settled]
+                state += prover.houdini(rest, proved=state, budget=budget)
             if not counters:
                 proved = [invariant.literal for invariant in state]
                 ranking = find_ranking(system, unrolling, playouts, proved, budget)
@@ -444,6 +467,10 @@ class _Changes:
     def deltas(self) -> list[np.ndarray]:
         return [r - f for r, f in zip(self.rises, self.falls, strict=True)]
 
+    def dropping(self, first: int) -> _Changes:
+        """The changes of the features after the first ones."""
+        return _Changes(self.rises[first:], self.falls[first:], self.counts[first:])
+
     def counter(self, combination, features, rate: int, text: str) -> Counter:
         """The weighted sum of features as a counter growing by `rate` a step, with the
         ways the sampled steps changed it."""
@@ -461,7 +488,8 @@ class _Changes:
 
 
 def _feature_changes(system, playouts: Playouts, features, budget) -> _Changes | None:
-    """The features' changes on the sampled steps; None if there are none."""
+    """The features' changes on the sampled steps (a register's: of its number); None if
+    there are none."""
     if not features:
         return None
     trajectory = playouts.states[:, :COUNTER_PLAYOUTS]
@@ -475,12 +503,14 @@ def _feature_changes(system, playouts: Playouts, features, budget) -> _Changes |
     changes = _Changes([], [], [])
     for feature in features:
         budget.check()
-        rows = np.array([row_of[literal] for literal in feature.literals])
-        rows = rows.reshape(len(feature.literals), steps, runs)
+        weights, literals = zip(*feature.terms, strict=True)
+        rows = np.array([row_of[literal] for literal in literals])
+        rows = rows.reshape(len(literals), steps, runs)
         before, after = rows[:, :-1, :], rows[:, 1:, :]
-        changes.rises.append((after & ~before).sum(axis=0)[taken])
-        changes.falls.append((before & ~after).sum(axis=0)[taken])
-        changes.counts.append(int(rows[:, 0, 0].sum()))
+        weights = np.array(weights)[:, None, None]
+        changes.rises.append(((after & ~before) * weights).sum(axis=0)[taken])
+        changes.falls.append(((before & ~after) * weights).sum(axis=0)[taken])
+        changes.counts.append(int((rows[:, 0, 0] * weights[:, 0, 0]).sum()))
     return changes if len(changes.rises[0]) else None
 
 
@@ -525,10 +555,50 @@ def _balance_candidates(changes: _Changes | None, features, budget) -> list[Coun
     """Weighted sums of features that no sampled step changes (balances.py)."""
     if changes is None:
         return []
-    fluents = [feature.fluents for feature in features]
-    combinations = balance_combinations(changes.deltas, fluents, budget)
-    text = " is the same in every state"
-    return [changes.counter(combination, features, 0, text) for combination in combinations]
+    fluents = [feature.fluent_weights for feature in features]
+    return [
+        Counter(
+            features=tuple(
+                (weight * term_weight, (literal,))
+                for weight, j in combination
+                for term_weight, literal in features[j].terms
+            ),
+            start=sum(weight * changes.counts[j] for weight, j in combination),
+            steps=(),
+            description=" + ".join(f"{w} x ({features[j].description})" for w, j in combination)
+            + " is the same in every state",
+            rate=0,
+            holding=tuple(
+                features[j].holding for _, j in combination if features[j].holding is not None
+            ),
+        )
+        for combination in balance_combinations(changes.deltas, fluents, budget)
+    ]
+
+
+def _registers(system, groups, occupied, values) -> list[_Feature]:
+    """Groups that hold exactly one fluent in every sampled state, each with a number in the
+    argument they differ in (a capture count, a piece count: `c12` counts as 12): features
+    that count that number, for balances such as captures + the opponent's pieces = 12."""
+    found = []
+    for key, members in groups.items():
+        numbers = _numbers([system.fluents[i][key[1] + 1] for i in members])
+        nodes = [system.fluent_nodes[i] for i in members]
+        if numbers and len(members) > 2 and (values[nodes].sum(axis=0) == 1).all():
+            text, group = f"the number in {_group_text(key)}", _group_text(key)
+            holding = StateInvariant(occupied[key], f"some {group}", f"group {key[0]} {key[1]}")
+            found.append(_Feature(tuple(nodes), text, tuple(members), numbers, holding))
+    return found
+
+
+def _numbers(args: list) -> tuple[int, ...] | None:
+    """The numbers the arguments write, digits after a prefix they share, if they all do."""
+    if not all(isinstance(arg, str) for arg in args):
+        return None
+    prefix = len(args[0].rstrip("0123456789"))
+    if any(not arg[prefix:].isdigit() or arg[:prefix] != args[0][:prefix] for arg in args):
+        return None
+    return tuple(int(arg[prefix:]) for arg in args)
 
 
 def _pair_weights(a: np.ndarray, b: np.ndarray) -> tuple[int, int] | None:
@@ -689,6 +759,60 @@ class _Induction:
             if unrolling.satisfiable([*assumptions, negate(expected)], budget) is False:
                 return True
         return False
+
+    def keeps_balance(
+        self, balance: Counter, state: Iterable[StateInvariant], budget: Budget
+    ) -> bool:
+        """Whether no step changes the balance's sum (nor breaks what it `holding`), by
+        k-induction: after k steps from any state, all of them keeping it and satisfying the
+        proved invariants, the next step keeps it too."""
+        unrolling = self.unrolling
+        state = list(state)
+        for k in (0, *INDUCTION_DEPTHS):
+            kept, changed = unrolling.new_variable(), unrolling.new_variable()
+            below, above = unrolling.new_variable(), unrolling.new_variable()
+            for t in range(k + 1):
+                self._balanced(balance, t, balance.start, balance.start, kept)
+                for held in balance.holding:
+                    unrolling.add_clause([-kept, unrolling.literal(held.literal, t)])
+            change = self._sum_change(balance, k)
+            most = sum(abs(weight) for weight, _ in change)
+            unrolling.add_linear(change, -most, -1, condition=below)
+            unrolling.add_linear(change, 1, most, condition=above)
+            broken = [negate(unrolling.literal(held.literal, k + 1)) for held in balance.holding]
+            unrolling.add_clause([-changed, below, above, *broken])
+            assumptions = [unrolling.alive(k + 1), kept, changed]
+            for invariant in state:
+                assumptions += [unrolling.literal(invariant.literal, t) for t in range(k + 2)]
+            proved = unrolling.satisfiable(assumptions, budget) is False
+            unrolling.add_clause([-kept])
+            if proved:
+                return True
+        return False
+
+    def _sum_change(self, balance: Counter, t: int) -> list[tuple[int, Lit]]:
+        """(weight, solver literal) terms whose sum is how the step after layer t changes
+        the balance's sum: a literal that rises adds its weight, one that falls takes it
+        away. Written over the few literals a step changes, not as two sums compared, it
+        leaves the solver no counting to do."""
+        unrolling = self.unrolling
+        change = []
+        for weight, literal in balance.terms:
+            before, after = unrolling.literal(literal, t), unrolling.literal(literal, t + 1)
+            change.append((weight, unrolling.conjunction([after, negate(before)])))
+            change.append((-weight, unrolling.conjunction([before, negate(after)])))
+        return change
+
+    def assume_balances(self, balances: Iterable[Counter]) -> None:
+        """Assume the (proved) balances before and after the step from now on."""
+        for balance in balances:
+            for t in (0, 1):
+                self._balanced(balance, t, balance.start, balance.start)
+
+    def _balanced(self, balance: Counter, t: int, low: int, high: int, condition=True) -> None:
+        """If `condition` holds: low <= the balance's sum at layer t <= high."""
+        terms = [(weight, self.unrolling.literal(lit, t)) for weight, lit in balance.terms]
+        self.unrolling.add_linear(terms, low, high, condition=condition)
 
     def _changes(self, literals: tuple[int, ...], count: int, *, at: int, rising: bool):
         """A solver literal: exactly `count` of the literals rise (or fall) from layer `at`
