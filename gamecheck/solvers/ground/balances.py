@@ -5,8 +5,8 @@ Placement games keep the stones of each side in step with the turn: in gomoku ev
 (black stones) - (white stones) - (white to move) = 0. With the counter "stones = t" this says
 black has at most 3 stones after 6 steps, so no line of 5: a counting argument that CDCL
 search, left alone, rediscovers only as a pigeonhole proof per line. A balance is a candidate
-here; invariants.py proves it (every step changes the counts in one of the sampled ways) and
-the unrollings add it to every layer, a free start's too.
+here; invariants.py proves it (by k-induction on the sum) and the unrollings add it to every
+layer, a free start's too.
 """
 
 from __future__ import annotations

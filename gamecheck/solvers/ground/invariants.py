@@ -14,7 +14,10 @@ arguments first and hand them to the solver as constraints on every layer:
   one every step, e.g. the filled cells of a sudoku or 3 x marks + selections in 3D
   tic-tac-toe, so at layer t it equals its initial value plus t;
 * balances: a weighted count that no step changes, e.g. black stones - white stones - (white
-  to move) in gomoku (balances.py);
+  to move) in gomoku (balances.py). A count may weigh a register, a group that holds one
+  number in every state, by its number: in checkers, black's capture count + red's pieces
+  = 12, which says that a capture count of 12 leaves red no piece to take, so the count
+  never runs past the numbers the rules define;
 * where there is no counter, a ranking (solvers/ground/ranking.py): fluents that turn only
   one way, one of which every step turns, so that every game ends within a bound.
 
@@ -26,8 +29,11 @@ remains holds initially and is preserved by every step, so it holds in every rea
 state. The candidates are proved a family at a time, the smallest first, each family under
 the invariants proved before it, and then what is left all at once (`_Induction.houdini`):
 a budget too short for one run over thousands of candidates still proves the families it
-finished. Counters and balances are then proved the same way, under the proved state
-invariants. Each stage runs within the budget it is given; a run the budget cuts short
+finished. Counters are then proved by k-induction under the proved state invariants (every
+step changes their features in one of the sampled ways); a balance by k-induction on its sum
+and its registers being there, the sum's change written over the literals a step changes;
+and Houdini runs once more on the candidates left, with the balances assumed. Each stage
+runs within the budget it is given; a run the budget cuts short
 proves nothing (an unfinished Houdini run has not reached its fixpoint), and what was
 proved before it stands.
 """
@@ -101,8 +107,9 @@ class StateInvariant:
 class Counter:
     """At layer t: the sum over features of weight * (number of true literals) equals
     start + rate * t: a counter grows by one every step, a balance (rate 0) never changes.
-    `steps` are the ways a step may change the features, each a tuple of
-    (rises, falls) per feature: how many of its literals become true, and false."""
+    A counter's `steps` are the ways a step may change the features, each a tuple of
+    (rises, falls) per feature: how many of its literals become true, and false (a
+    balance, proved on its sum, has none)."""
 
     features: tuple[tuple[int, tuple[int, ...]], ...]
     start: int
