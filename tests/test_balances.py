@@ -104,3 +104,26 @@ def test_numbers_written_with_a_shared_prefix():
     assert invariants._numbers(["c1", "d2"]) is None
     assert invariants._numbers(["c1", "c"]) is None
     assert invariants._numbers([("f", "1"), "2"]) is None
+
+
+def test_a_counter_broken_by_the_first_step_alone_is_not_proved():
+    # By hand: from the initial state (no token) the first step places two tokens; every
+    # later step places one. "tokens grow by one every step" holds for every step that
+    # has a step before it, so only the base case of the induction refutes it.
+    game = GdlGame.from_file(SHEETS / "first_step.kif")
+    system = ground(game.rules, "first_step")
+    tokens = tuple(
+        node
+        for fluent, node in zip(system.fluents, system.fluent_nodes, strict=True)
+        if fluent[0] == "token"
+    )
+    one_more = invariants.Counter(
+        features=((1, tokens),), start=0, steps=(((1, 0),),), description="tokens"
+    )
+    with invariants.CnfUnrolling(system, free_start=True) as unrolling:
+        prover = invariants._Induction(system, unrolling)
+        assert prover.counts_steps(one_more, [], Budget()) is False
+        after_the_first = prover._k_induction(
+            lambda t: prover._unsampled(one_more, t), [], Budget(), 1
+        )
+        assert after_the_first is False  # the step after any step is fine; the first is not

@@ -45,6 +45,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 
 import numpy as np
 
@@ -746,56 +747,83 @@ class _Induction:
         self, counter: Counter, state: Iterable[StateInvariant], budget: Budget
     ) -> bool:
         """Whether every step changes the counter's features in one of its sampled ways
-        (each adds the counter's rate), by k-induction: after k steps from any state, all of
-        them satisfying the proved invariants, the next step does."""
-        state = list(state)
+        (each adds the counter's rate), by k-induction (`_k_induction`)."""
         for k in INDUCTION_DEPTHS:
-            unrolling = self.unrolling
-            assumptions = [unrolling.alive(k + 1)]
-            for invariant in state:
-                assumptions += [unrolling.literal(invariant.literal, t) for t in range(k + 2)]
-            options = [
-                unrolling.conjunction(
-                    self._changes(literals, changes[direction], at=k, rising=direction == 0)
-                    for (_, literals), changes in zip(counter.features, way, strict=True)
-                    for direction in (0, 1)
-                )
-                for way in counter.steps
-            ]
-            expected = negate(unrolling.conjunction(negate(option) for option in options))
-            if unrolling.satisfiable([*assumptions, negate(expected)], budget) is False:
-                return True
+            proved = self._k_induction(lambda t: self._unsampled(counter, t), state, budget, k)
+            if proved is not None:
+                return proved
         return False
 
     def keeps_balance(
         self, balance: Counter, state: Iterable[StateInvariant], budget: Budget
     ) -> bool:
-        """Whether no step changes the balance's sum (nor breaks what it `holding`), by
-        k-induction: after k steps from any state, all of them keeping it and satisfying the
-        proved invariants, the next step keeps it too."""
-        unrolling = self.unrolling
-        state = list(state)
+        """Whether no step changes the balance's sum (nor breaks what it is `holding`), by
+        k-induction (`_k_induction`), the balance assumed before the step checked."""
         for k in (0, *INDUCTION_DEPTHS):
-            kept, changed = unrolling.new_variable(), unrolling.new_variable()
-            below, above = unrolling.new_variable(), unrolling.new_variable()
+            kept = self.unrolling.new_variable()
             for t in range(k + 1):
                 self._balanced(balance, t, balance.start, balance.start, kept)
                 for held in balance.holding:
-                    unrolling.add_clause([-kept, unrolling.literal(held.literal, t)])
-            change = self._sum_change(balance, k)
-            most = sum(abs(weight) for weight, _ in change)
-            unrolling.add_linear(change, -most, -1, condition=below)
-            unrolling.add_linear(change, 1, most, condition=above)
-            broken = [negate(unrolling.literal(held.literal, k + 1)) for held in balance.holding]
-            unrolling.add_clause([-changed, below, above, *broken])
-            assumptions = [unrolling.alive(k + 1), kept, changed]
-            for invariant in state:
-                assumptions += [unrolling.literal(invariant.literal, t) for t in range(k + 2)]
-            proved = unrolling.satisfiable(assumptions, budget) is False
-            unrolling.add_clause([-kept])
-            if proved:
-                return True
+                    self.unrolling.add_clause([-kept, self.unrolling.literal(held.literal, t)])
+            broken = partial(self._unbalanced, balance)
+            proved = self._k_induction(broken, state, budget, k, kept=kept)
+            self.unrolling.add_clause([-kept])
+            if proved is not None:
+                return proved
         return False
+
+    def _k_induction(self, broken, state, budget: Budget, k: int, *, kept: Lit = True):
+        """Whether no step is `broken` (a function of t giving a solver literal: the step
+        from layer t breaks the property): True if the step after k steps from any state,
+        all of them satisfying the proved invariants (and `kept`), is never broken, nor is
+        any step of a line of play from the initial state up to step k (the base case);
+        False if the base case fails; None if the step after k steps is not settled."""
+        unrolling = self.unrolling
+        assumptions = [unrolling.alive(k + 1), kept, broken(k)]
+        for invariant in state:
+            assumptions += [unrolling.literal(invariant.literal, t) for t in range(k + 2)]
+        if unrolling.satisfiable(assumptions, budget) is not False:
+            return None
+        initial = self._initial_state()
+        return all(
+            unrolling.satisfiable([*initial, unrolling.alive(t + 1), broken(t)], budget) is False
+            for t in range(k)
+        )
+
+    def _initial_state(self) -> list[Lit]:
+        """Assumptions that make layer 0 the initial state."""
+        initial = self.system.initial
+        return [
+            self.unrolling.literal(node if index in initial else -node, 0)
+            for index, node in enumerate(self.system.fluent_nodes)
+        ]
+
+    def _unsampled(self, counter: Counter, t: int) -> Lit:
+        """A solver literal: the step from layer t changes the counter's features in none
+        of its sampled ways."""
+        unrolling = self.unrolling
+        options = [
+            unrolling.conjunction(
+                self._changes(literals, changes[direction], at=t, rising=direction == 0)
+                for (_, literals), changes in zip(counter.features, way, strict=True)
+                for direction in (0, 1)
+            )
+            for way in counter.steps
+        ]
+        return unrolling.conjunction(negate(option) for option in options)
+
+    def _unbalanced(self, balance: Counter, t: int) -> Lit:
+        """A solver literal (fresh): the step from layer t changes the balance's sum, or
+        what it is `holding` fails after it."""
+        unrolling = self.unrolling
+        changed, below, above = (unrolling.new_variable() for _ in range(3))
+        change = self._sum_change(balance, t)
+        most = sum(abs(weight) for weight, _ in change)
+        unrolling.add_linear(change, -most, -1, condition=below)
+        unrolling.add_linear(change, 1, most, condition=above)
+        broken = [negate(unrolling.literal(held.literal, t + 1)) for held in balance.holding]
+        unrolling.add_clause([-changed, below, above, *broken])
+        return changed
 
     def _sum_change(self, balance: Counter, t: int) -> list[tuple[int, Lit]]:
         """(weight, solver literal) terms whose sum is how the step after layer t changes
