@@ -57,14 +57,19 @@ def test_balances_and_counters_of_tictactoe_hold_where_the_reasoner_goes():
         assert total == counter.start + counter.rate * depth, counter.description
 
 
-def _reached_sums(game, system, counters):
-    """Each counter's sum in every state the GDL reasoner reaches, by depth."""
+def _reached_values(game, system):
+    """The circuit's values in every state the GDL reasoner reaches, with its depth."""
     index = {term_text(fluent): i for i, fluent in enumerate(system.fluents)}
     for depth, layer in enumerate(reachable_layers(game)):
         for state in layer:
-            values = system.evaluate({index[term_text(fact)] for fact in state})
-            for counter in counters:
-                yield depth, counter, sum(w for w, lit in counter.terms if value(values, lit))
+            yield depth, system.evaluate({index[term_text(fact)] for fact in state})
+
+
+def _reached_sums(game, system, counters):
+    """Each counter's sum in every state the GDL reasoner reaches, by depth."""
+    for depth, values in _reached_values(game, system):
+        for counter in counters:
+            yield depth, counter, sum(w for w, lit in counter.terms if value(values, lit))
 
 
 def test_a_capture_count_balances_the_other_pile_and_is_always_there(monkeypatch):
@@ -92,6 +97,14 @@ def test_a_capture_count_balances_the_other_pile_and_is_always_there(monkeypatch
     assert {"some (captures white _)", "some (captures black _)"} <= proved
     for _, counter, total in _reached_sums(game, system, found.balances):
         assert total == counter.start, counter.description
+    # Written per number of white's captures: one number holds, and black's stones are
+    # 3 minus it.
+    for _, values in _reached_values(game, system):
+        held = [(terms, total) for lit, terms, total in balance.sums if value(values, lit)]
+        assert len(held) == 1
+        ((terms, total),) = held
+        assert sum(w for w, lit in terms if value(values, lit)) == total
+    assert sorted(total for _, _, total in balance.sums) == [0, 1, 2, 3]
     # Without the count, no invariant keeps a capture count there.
     monkeypatch.setattr(invariants, "_registers", lambda *args: [])
     without = {invariant.description for invariant in find_invariants(system, seed=3).state}

@@ -119,6 +119,20 @@ class Counter:
     rate: int = 1
     holding: tuple[StateInvariant, ...] = ()
     """State invariants proved together with it (a register's number is always there)."""
+    register: int = 0
+    """How many of the first literals are a register's: one of them holds in every state."""
+
+    @property
+    def sums(self) -> list[tuple[int | None, list[tuple[int, int]], int]]:
+        """The counter at layer 0 as (literal, terms, total): where the literal holds (always,
+        where it is None), the weights of the true terms add up to the total. With a
+        register, one for each of its numbers, over the other terms: a count of pieces
+        pinned by the number, which propagates where a sum of both would not."""
+        terms = self.terms
+        if not self.register:
+            return [(None, terms, self.start)]
+        rest = terms[self.register :]
+        return [(lit, rest, self.start - weight) for weight, lit in terms[: self.register]]
 
     @property
     def terms(self) -> list[tuple[int, int]]:
@@ -560,28 +574,32 @@ def _counter_candidates(
 
 
 def _balance_candidates(changes: _Changes | None, features, budget) -> list[Counter]:
-    """Weighted sums of features that no sampled step changes (balances.py)."""
+    """Weighted sums of features that no sampled step changes (balances.py), the terms of
+    a register among them first."""
     if changes is None:
         return []
     fluents = [feature.fluent_weights for feature in features]
-    return [
-        Counter(
-            features=tuple(
-                (weight * term_weight, (literal,))
-                for weight, j in combination
-                for term_weight, literal in features[j].terms
-            ),
-            start=sum(weight * changes.counts[j] for weight, j in combination),
-            steps=(),
-            description=" + ".join(f"{w} x ({features[j].description})" for w, j in combination)
-            + " is the same in every state",
-            rate=0,
-            holding=tuple(
-                features[j].holding for _, j in combination if features[j].holding is not None
-            ),
+    found = []
+    for combination in balance_combinations(changes.deltas, fluents, budget):
+        order = sorted(combination, key=lambda pair: features[pair[1]].holding is None)
+        first = features[order[0][1]]
+        found.append(
+            Counter(
+                features=tuple(
+                    (weight * term_weight, (literal,))
+                    for weight, j in order
+                    for term_weight, literal in features[j].terms
+                ),
+                start=sum(weight * changes.counts[j] for weight, j in combination),
+                steps=(),
+                description=" + ".join(f"{w} x ({features[j].description})" for w, j in order)
+                + " is the same in every state",
+                rate=0,
+                holding=tuple(features[j].holding for _, j in order if features[j].holding),
+                register=len(first.literals) if first.holding else 0,
+            )
         )
-        for combination in balance_combinations(changes.deltas, fluents, budget)
-    ]
+    return found
 
 
 def _registers(system, groups, occupied, values) -> list[_Feature]:
@@ -762,7 +780,7 @@ class _Induction:
         for k in (0, *INDUCTION_DEPTHS):
             kept = self.unrolling.new_variable()
             for t in range(k + 1):
-                self._balanced(balance, t, balance.start, balance.start, kept)
+                self.unrolling.add_balance(balance, t, kept)
                 for held in balance.holding:
                     self.unrolling.add_clause([-kept, self.unrolling.literal(held.literal, t)])
             broken = partial(self._unbalanced, balance)
@@ -842,12 +860,7 @@ class _Induction:
         """Assume the (proved) balances before and after the step from now on."""
         for balance in balances:
             for t in (0, 1):
-                self._balanced(balance, t, balance.start, balance.start)
-
-    def _balanced(self, balance: Counter, t: int, low: int, high: int, condition=True) -> None:
-        """If `condition` holds: low <= the balance's sum at layer t <= high."""
-        terms = [(weight, self.unrolling.literal(lit, t)) for weight, lit in balance.terms]
-        self.unrolling.add_linear(terms, low, high, condition=condition)
+                self.unrolling.add_balance(balance, t)
 
     def _changes(self, literals: tuple[int, ...], count: int, *, at: int, rising: bool):
         """A solver literal: exactly `count` of the literals rise (or fall) from layer `at`

@@ -282,6 +282,18 @@ class Unrolling(ABC):
         elif low > 0 or high < total:
             self._linear_if(None if condition is True else condition, kept, low, high)
 
+    def add_balance(self, balance, t: int, condition: Lit = True) -> None:
+        """If `condition` holds: the balance's sum at layer t is its start (a balance of
+        solvers/ground/invariants.py, written as its `sums`)."""
+        for literal, terms, total in balance.sums:
+            where = (
+                condition
+                if literal is None
+                else self.conjunction([condition, self.literal(literal, t)])
+            )
+            terms = [(weight, self.literal(lit, t)) for weight, lit in terms]
+            self.add_linear(terms, total, total, condition=where)
+
     def use_invariants(self, invariants) -> None:
         """Constrain every layer with proved invariants (solvers/ground/invariants.Invariants)."""
         self.invariants = invariants
@@ -296,8 +308,7 @@ class Unrolling(ABC):
             for invariant in self.invariants.state:
                 self.add_clause([negate(alive), self.literal(invariant.literal, t)])
             for balance in self.invariants.balances:
-                terms = [(w, self.literal(lit, t)) for w, lit in balance.terms]
-                self.add_linear(terms, balance.start, balance.start, condition=alive)
+                self.add_balance(balance, t, alive)
             if self.free_start:
                 continue  # a counter needs the depth, which a free start does not know
             self._depth_constraints(t, t, alive, exact=True)
