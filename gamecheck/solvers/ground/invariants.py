@@ -79,9 +79,11 @@ would falsify it this many times on average: never seeing it fail then means som
 PAIR_BLOCK = 256
 """Atoms whose pairs are compared at once (a block x atoms matrix) between budget checks."""
 SMALL_RELATION = 48
+"""Relations with at most this many fluents are bookkeeping (control, turn, selections)."""
 MAX_LABELS = 10
 """Up to this many numbers in one argument are labels (digits 1-9); more are quantities."""
-"""Relations with at most this many fluents are bookkeeping (control, turn, selections)."""
+SPLIT_TERMS = 4096
+"""A balance with a register is written per number if that takes at most this many terms."""
 INDUCTION_DEPTHS = (1, 2, 4)
 """Counters are proved by k-induction for these k, the smallest first."""
 MAX_BATCH = 1024
@@ -127,9 +129,10 @@ class Counter:
         """The counter at layer 0 as (literal, terms, total): where the literal holds (always,
         where it is None), the weights of the true terms add up to the total. With a
         register, one for each of its numbers, over the other terms: a count of pieces
-        pinned by the number, which propagates where a sum of both would not."""
+        pinned by the number, which propagates where a sum of both would not (unless
+        that takes more than SPLIT_TERMS terms, as a step counter's hundred numbers would)."""
         terms = self.terms
-        if not self.register:
+        if not self.register or self.register * (len(terms) - self.register) > SPLIT_TERMS:
             return [(None, terms, self.start)]
         rest = terms[self.register :]
         return [(lit, rest, self.start - weight) for weight, lit in terms[: self.register]]
