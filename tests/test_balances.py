@@ -140,3 +140,20 @@ def test_a_counter_broken_by_the_first_step_alone_is_not_proved():
             lambda t: prover._unsampled(one_more, t), [], Budget(), 1
         )
         assert after_the_first is False  # the step after any step is fine; the first is not
+
+
+def test_a_balance_is_written_per_number_of_its_register_while_that_stays_small(monkeypatch):
+    # A register of numbers 0 and 1 (literals 5, 6) + pieces (7, 8) = 1: by hand, with 0 the
+    # pieces count 1; with 1 they count 0.
+    balance = invariants.Counter(
+        features=((0, (5,)), (1, (6,)), (1, (7,)), (1, (8,))),
+        start=1,
+        steps=(),
+        description="number + pieces",
+        rate=0,
+        register=2,
+    )
+    pieces = [(1, 7), (1, 8)]
+    assert balance.sums == [(5, pieces, 1), (6, pieces, 0)]
+    monkeypatch.setattr(invariants, "SPLIT_TERMS", 3)  # 2 numbers x 2 pieces is more
+    assert balance.sums == [(None, [(0, 5), (1, 6), *pieces], 1)]
