@@ -10,7 +10,10 @@ action) and the largest depth a loss is proved for; it answers every (state, rem
 query, across depths and across both methods. Where the rules prove that a win takes at
 least m steps from a state (`Sides.steps_to_win`: the game's `steps_to_win` or
 `steps_to_loss`), the state is recorded as lost up to depth m - 1 as soon as it is met, and
-is expanded only where more than m - 1 steps remain. The search:
+is expanded only where more than m - 1 steps remain; where the game declares a move that
+ends a state at once (`Sides.ends_now`: in ttcc4, a line for the role in control), the state
+is recorded as won within 1 or lost at every depth as soon as it is met, so the replies that
+leave an opponent's threat standing are refuted without a node. The search:
 
 - depth-first search with move ordering: immediate wins first (every reply known won), moves
   known to lose last, the history heuristic between; and immediate-threat pruning: where the
@@ -189,9 +192,10 @@ class Prover:
         self.expansions.clear()
 
     def _classify(self, key: State) -> None:
-        """Record a terminal state as won at depth 0 or lost at every depth, and another
-        state as lost within m - 1 when the rules prove that a win takes at least m steps
-        (`Sides.steps_to_win`)."""
+        """Record a terminal state as won at depth 0 or lost at every depth, a state that a
+        move ends at once as won within 1 or lost at every depth (`Sides.ends_now`), and
+        another state as lost within m - 1 when the rules prove that a win takes at least m
+        steps (`Sides.steps_to_win`)."""
         if key in self.solved:
             return
         if self.game.is_terminal(key):
@@ -199,6 +203,10 @@ class Prover:
                 self.solved[key] = _Solved(win=0)
             else:
                 self.solved[key] = _Solved(loss=INFINITE)
+            return
+        ends = self.sides.ends_now(key)
+        if ends is not None:
+            self.solved[key] = _Solved(win=1) if ends else _Solved(loss=INFINITE)
             return
         steps = self.sides.steps_to_win(key)
         if steps > 1:
@@ -535,7 +543,10 @@ class Prover:
             used[state] = entry.win
             if entry.win == 0:
                 continue  # a terminal state
-            wanted = self._expand(key).actions[entry.choice]
+            if entry.choice < 0:  # won at once by the game's ending move
+                wanted = sides.ending_action(key)
+            else:
+                wanted = self._expand(key).actions[entry.choice]
             actions, replies = sides.choices(state)
             action = next(a for a in actions if self._through(frame, a) == wanted)
             strategy[state] = action
