@@ -103,6 +103,19 @@ MOVES_TO_LINE = tuple(
     for pattern in range(1 << 9)
 )
 """Per 9-bit picture of a role's centre pieces: 3 minus the most of them on one line."""
+LINE_GAPS = tuple(
+    tuple(
+        (third, pair)
+        for line in CENTRE_LINES
+        for pair in [tuple(cell for bit, cell in CENTRE_BITS if pattern & bit and cell in line)]
+        if len(pair) == 2
+        for third in line
+        if third not in pair
+    )
+    for pattern in range(1 << 9)
+)
+"""Per 9-bit picture of a role's centre pieces: for every line holding exactly two of them,
+the line's third cell and the two cells."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,10 +296,10 @@ class Ttcc4Game(Game):
         """A move that ends the non-terminal `state` at once: the role in control and a joint
         action in which it makes a line (the others play noop, their only action), or None.
         """
-        mover, board = state.control, state.board
-        if self.is_terminal(state) or MOVES_TO_LINE[centre_pieces(board)[mover]] != 1:
+        if self.is_terminal(state):
             return None
-        action = line_action(board, mover)
+        mover, board = state.control, state.board
+        action = line_action(board, mover, centre_pieces(board)[mover])
         if action is None:
             return None
         return mover, tuple(action if role == mover else NOOP for role in range(len(ROLES)))
@@ -427,28 +440,25 @@ def _steps_to_line(board: bytes, pieces: list[int], role: int, control: int) -> 
     move away and in control, it needs a second move (at its next turn) unless one of its
     actions makes a line now."""
     moves = MOVES_TO_LINE[pieces[role]]
-    if moves == 1 and role == control and line_action(board, role) is None:
+    if moves == 1 and role == control and line_action(board, role, pieces[role]) is None:
         moves = 2
     return steps_for_moves(moves, role, control, len(ROLES))
 
 
-def line_action(board: bytes, role: int) -> Drop | Move | Jump | None:
-    """An action of `role` (in control) that gives it a line, or None. Only the cell where
-    its piece lands gains a piece of the role, so the line is one where the role has two
-    pieces, the third cell empty or an enemy's, and the action lands a piece there without
-    moving either of the two."""
-    for line in CENTRE_LINES:
-        own = [cell for cell in line if OWNER[board[cell]] == role]
-        if len(own) == 2:
-            (target,) = (cell for cell in line if cell not in own)
-            action = _landing_action(board, role, target, own)
-            if action is not None:
-                return action
+def line_action(board: bytes, role: int, pieces: int) -> Drop | Move | Jump | None:
+    """An action of `role` (in control, its centre pieces `pieces` as in `centre_pieces`)
+    that gives it a line, or None. Only the cell where its piece lands gains a piece of the
+    role, so the line is one where the role has two pieces, the third cell empty or an
+    enemy's, and the action lands a piece there without moving either of the two."""
+    for target, pair in LINE_GAPS[pieces]:
+        action = _landing_action(board, role, target, pair)
+        if action is not None:
+            return action
     return None
 
 
 def _landing_action(
-    board: bytes, role: int, target: int, keep: list[int]
+    board: bytes, role: int, target: int, keep: tuple[int, ...]
 ) -> Drop | Move | Jump | None:
     """An action of `role` that puts one of its pieces on the centre cell `target` (empty or
     an enemy's) without moving a piece off a cell of `keep`, or None."""
