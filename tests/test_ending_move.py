@@ -1,6 +1,7 @@
 """ttcc4's `ending_move` (a line for the role in control, at once) and what the forced-win
 search makes of it: a win within 1 for a team that makes the line, a loss at every depth for
-a team that cannot stop it. Expected values by hand from RULES.md section 2, by trying every
+a team that cannot stop it; and a prover that takes its rival's wins (`share_wins`) as its
+losses at every depth. Expected values by hand from RULES.md section 2, by trying every
 legal action on the move generator, and by the plain solvers of the tests."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import pytest
 
 from gamecheck.budget import Budget
 from gamecheck.models.noop import NOOP
-from gamecheck.solvers.forced_win.and_or import INFINITE, NodeCounter, Prover
+from gamecheck.solvers.forced_win.and_or import INFINITE, NodeCounter, Prover, share_wins
 from gamecheck.solvers.forced_win.sides import Sides
 from tests.forced_win_reference import won_within
 from tests.test_win_bound import (
@@ -20,6 +21,7 @@ from tests.test_win_bound import (
     RED_ONE_MOVE_AWAY,
     TTCC4,
     spoiled_within,
+    ttcc4_state,
 )
 
 RED, YELLOW, BLUE = range(3)
@@ -112,3 +114,41 @@ def test_an_ending_move_of_an_opponent_is_a_loss_at_every_depth():
     assert prover.prove(RED_DROPS_TO_WIN, 5, depth_first=True) == -1 - INFINITE
     assert counter.nodes == 0
     assert not won_within(TTCC4, "yellow", RED_DROPS_TO_WIN, 3)
+
+
+# Yellow to move, then blue: blue's discs (3 5) and (5 3), and column 4 filled up to (4 3), so
+# blue's (drop 4) lands on (4 4) and makes its diagonal. Yellow waits and blue drops: red's
+# spoilers win within 2, and red, who moves after blue, never wins.
+BLUE_AFTER_YELLOW = ttcc4_state(
+    {}, {"4 2": "yellow", "4 3": "red", "3 5": "blue", "5 3": "blue"}, "yellow", 5
+)
+
+
+def test_a_win_of_the_rival_is_a_loss_at_every_depth():
+    counter = NodeCounter(Budget())
+    main = Prover(Sides(TTCC4, (RED,)), counter)
+    spoilers = Prover(Sides(TTCC4, (RED,)).spoilers(), NodeCounter(Budget()))
+    share_wins(main, spoilers)
+    assert spoilers.prove(BLUE_AFTER_YELLOW, 2, depth_first=True) == 2
+    assert main.prove(BLUE_AFTER_YELLOW, 30, depth_first=True) == -1 - INFINITE
+    assert counter.nodes == 0
+    assert not won_within(TTCC4, "red", BLUE_AFTER_YELLOW, 4)
+
+
+def test_provers_that_share_their_wins_agree_with_plain_solvers():
+    # each role's prover and its spoilers' take turns, depths 0 to 3: every answer of each
+    # is the plain solvers' (tests/forced_win_reference.py and spoiled_within)
+    states = playout_states(range(6))[::9] + [BLUE_AFTER_YELLOW, RED_DROPS_TO_WIN]
+    shared = 0
+    for state in states:
+        for role in range(3):
+            main = Prover(Sides(TTCC4, (role,)), NodeCounter(Budget()))
+            spoilers = Prover(Sides(TTCC4, (role,)).spoilers(), NodeCounter(Budget()))
+            share_wins(main, spoilers)
+            for depth in range(4):
+                expected = spoiled_within(TTCC4, (role,), state, depth)
+                assert (spoilers.prove(state, depth, depth_first=True) >= 0) == expected
+                expected = won_within(TTCC4, TTCC4.roles[role], state, depth)
+                assert (main.prove(state, depth, depth_first=True) >= 0) == expected
+            shared += sum(entry.win < INFINITE for entry in spoilers.solved.values())
+    assert shared > 0

@@ -131,6 +131,9 @@ class _Solved:
     loss: int = -1
 
 
+_UNSOLVED = _Solved()
+
+
 class Prover:
     """Proves or refutes "won within d" for the states of one game and team, sharing its
     tables across depths and across the two search methods."""
@@ -142,6 +145,9 @@ class Prover:
         self.symmetry = symmetry
         self.solved: dict[State, _Solved] = {}
         self.solved_limit = SOLVED_LIMIT
+        self.rival: Prover | None = None
+        """The prover of the opposite question on the same keys (`share_wins`): a state it
+        proved won at some depth is lost here at every depth."""
         self.expansions: dict[State, _Expansion] = {}
         self.numbers: dict[tuple[State, int], tuple[int, int]] = {}
         self.my_history: dict[TeamAction, int] = {}
@@ -203,6 +209,10 @@ class Prover:
                 self.solved[key] = _Solved(win=0)
             else:
                 self.solved[key] = _Solved(loss=INFINITE)
+            return
+        rival = self.rival
+        if rival is not None and rival.solved.get(key, _UNSOLVED).win < INFINITE:
+            self.solved[key] = _Solved(loss=INFINITE)
             return
         ends = self.sides.ends_now(key)
         if ends is not None:
@@ -565,6 +575,14 @@ class Prover:
         for transform in frame:
             action = map_team_action(transform, self.sides.team, action)
         return action
+
+
+def share_wins(prover: Prover, rival: Prover) -> None:
+    """Let two provers of opposite questions (a team's and its spoilers': a state cannot be
+    won for both, at any depths, as a line of play where each follows its strategy ends in
+    one terminal state) use each other's wins, where they key states alike."""
+    if prover.symmetry is rival.symmetry:
+        prover.rival, rival.rival = rival, prover
 
 
 def _proved_depth(entry: _Solved) -> int:

@@ -11,7 +11,8 @@ depth-first search and df-pn, taking turns with node budgets that double every r
 spoiler search takes turns between theirs, with a fixed share of all the nodes: the opposite
 question, deepened on tables of its own, can the opponents force the game to end without the
 team's win (sides.py `Spoilers`)? Once that is proved, the team has no forced win at any
-depth. Every strategy found is replayed by `check_strategy` (on the checked `next`) before it
+depth. Each of the two takes the states the other proved won as lost at every depth
+(and_or.py `share_wins`). Every strategy found is replayed by `check_strategy` (on the checked `next`) before it
 is returned.
 """
 
@@ -35,6 +36,7 @@ from gamecheck.solvers.forced_win.and_or import (
     NodeCounter,
     Prover,
     SliceExhausted,
+    share_wins,
 )
 from gamecheck.solvers.forced_win.sides import Sides, make_sides
 from gamecheck.solvers.forced_win.strategy import Strategy
@@ -153,6 +155,8 @@ def forced_win(
     counter = NodeCounter(budget, node_limit, lambda _: bar.update(CHECK_EVERY))
     prover = Prover(sides, counter, symmetry_of(game, sides.team))
     spoilers = _SpoilerSearch(sides, counter) if sides.opponents else None
+    if spoilers is not None:
+        share_wins(prover, spoilers.prover)
     answer = _Answer(game, roles[0], sides, max_depth, counter, time.monotonic(), lower_bound)
     if lower_bound > max_depth:
         return answer.result(Status.NONE, max_depth)
