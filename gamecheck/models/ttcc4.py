@@ -293,9 +293,8 @@ class Ttcc4Game(Game):
         )
 
     def ending_move(self, state: TtccState) -> tuple[int, tuple] | None:
-        """A move that ends the non-terminal `state` at once: the role in control and a joint
-        action in which it makes a line (the others play noop, their only action), or None.
-        """
+        """A move that ends the non-terminal `state` at once, or None: the role in control
+        and a joint action in which it makes a line (the others play noop, their only one)."""
         if self.is_terminal(state):
             return None
         mover, board = state.control, state.board

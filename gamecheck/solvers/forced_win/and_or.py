@@ -13,7 +13,9 @@ least m steps from a state (`Sides.steps_to_win`: the game's `steps_to_win` or
 is expanded only where more than m - 1 steps remain; where the game declares a move that
 ends a state at once (`Sides.ends_now`: in ttcc4, a line for the role in control), the state
 is recorded as won within 1 or lost at every depth as soon as it is met, so the replies that
-leave an opponent's threat standing are refuted without a node. The search:
+leave an opponent's threat standing are refuted without a node; and a state the prover of
+the opposite question proved won (`share_wins`) is recorded as lost at every depth. The
+search:
 
 - depth-first search with move ordering: immediate wins first (every reply known won), moves
   known to lose last, the history heuristic between; and immediate-threat pruning: where the
