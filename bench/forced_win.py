@@ -7,9 +7,10 @@ methods get the same move generator and the same time budget (default 600 s; --q
 
 - new: `gamecheck forced-win` as the command runs it (analysis/forced_wins.py): depth bounds
   from the rules, the shortest cooperative line, then depth-first search and df-pn on shared
-  tables with foldings, threat pruning, proved bounds reused across depths and the game's
-  per-state bounds (`Game.steps_to_win`), beside the spoiler search (the opponents forcing
-  an end without the team's win);
+  tables with foldings, threat pruning, proved bounds reused across depths, the game's
+  per-state bounds (`Game.steps_to_win`) and its moves that end a state at once (ttcc4's
+  `ending_move`), beside the spoiler search (the opponents forcing an end without the team's
+  win), each taking the other's proved wins as losses;
 - plain: alpha-beta on the same AND/OR question (a Boolean minimax, cut at the first
   refuting reply or winning action), deepened one step at a time, with no table at all.
 

@@ -209,6 +209,7 @@ def before_the_end(game, before: int, seeds) -> list:
     ("name", "before", "seeds"),
     [
         ("tictacchess", 3, range(8)),
+        ("ttcc4", 5, range(20)),  # wins in 1, 2 and 4 steps among them: ending moves
         ("tictactoe3d", 1, range(6)),
         ("tictactoe3d", 6, range(2)),
         ("cubicup", 4, range(3)),

@@ -103,6 +103,19 @@ MOVES_TO_LINE = tuple(
     for pattern in range(1 << 9)
 )
 """Per 9-bit picture of a role's centre pieces: 3 minus the most of them on one line."""
+LINE_GAPS = tuple(
+    tuple(
+        (third, pair)
+        for line in CENTRE_LINES
+        for pair in [tuple(cell for bit, cell in CENTRE_BITS if pattern & bit and cell in line)]
+        if len(pair) == 2
+        for third in line
+        if third not in pair
+    )
+    for pattern in range(1 << 9)
+)
+"""Per 9-bit picture of a role's centre pieces: for every line holding exactly two of them,
+the line's third cell and the two cells."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,11 +191,11 @@ PAWN_CAPTURES = _moves("pawnMove", DIAGONAL)
 CHECKER_STEPS = _moves("checkerMove", DIAGONAL)
 KNIGHT_MOVES = _moves("knightMove", KNIGHT_JUMPS)
 CHECKER_JUMPS = _jumps()
-PAWN_STEP_TARGETS, PAWN_CAPTURE_TARGETS, CHECKER_STEP_TARGETS, KNIGHT_TARGETS = (
-    tuple(frozenset(target for target, _ in moves) for moves in table)
+PAWN_STEP_TO, PAWN_CAPTURE_TO, CHECKER_STEP_TO, KNIGHT_MOVE_TO = (
+    tuple(dict(moves) for moves in table)
     for table in (PAWN_STEPS, PAWN_CAPTURES, CHECKER_STEPS, KNIGHT_MOVES)
 )
-"""Per origin cell, the cells its moves of each kind reach."""
+"""Per origin cell, the move of each kind to each cell it reaches."""
 DROPS = tuple((cell_of(x, DROP_ROW), Drop(x)) for x in DROP_COLUMNS)
 ACTIONS_BY_TEXT = {
     str(action): action
@@ -278,6 +291,17 @@ class Ttcc4Game(Game):
             STEP_LIMIT - state.step,
             *(_steps_to_line(board, pieces, role, state.control) for role in spoiling),
         )
+
+    def ending_move(self, state: TtccState) -> tuple[int, tuple] | None:
+        """A move that ends the non-terminal `state` at once, or None: the role in control
+        and a joint action in which it makes a line (the others play noop, their only one)."""
+        if self.is_terminal(state):
+            return None
+        mover, board = state.control, state.board
+        action = line_action(board, mover, centre_pieces(board)[mover])
+        if action is None:
+            return None
+        return mover, tuple(action if role == mover else NOOP for role in range(len(ROLES)))
 
     def state_facts(self, state: TtccState) -> frozenset[str]:
         facts = {
@@ -415,49 +439,50 @@ def _steps_to_line(board: bytes, pieces: list[int], role: int, control: int) -> 
     move away and in control, it needs a second move (at its next turn) unless one of its
     actions makes a line now."""
     moves = MOVES_TO_LINE[pieces[role]]
-    if moves == 1 and role == control and not makes_line(board, role):
+    if moves == 1 and role == control and line_action(board, role, pieces[role]) is None:
         moves = 2
     return steps_for_moves(moves, role, control, len(ROLES))
 
 
-def makes_line(board: bytes, role: int) -> bool:
-    """Whether some action of `role` (in control) gives it a line. Only the cell where its
-    piece lands gains a piece of the role, so the line is one where the role has two pieces,
-    the third cell empty or an enemy's, and the action lands a piece there without moving
-    either of the two."""
-    for line in CENTRE_LINES:
-        own = [cell for cell in line if OWNER[board[cell]] == role]
-        if len(own) == 2:
-            (target,) = (cell for cell in line if cell not in own)
-            if _lands_on(board, role, target, own):
-                return True
-    return False
+def line_action(board: bytes, role: int, pieces: int) -> Drop | Move | Jump | None:
+    """An action of `role` (in control, its centre pieces `pieces` as in `centre_pieces`)
+    that gives it a line, or None. Only the cell where its piece lands gains a piece of the
+    role, so the line is one where the role has two pieces, the third cell empty or an
+    enemy's, and the action lands a piece there without moving either of the two."""
+    for target, pair in LINE_GAPS[pieces]:
+        action = _landing_action(board, role, target, pair)
+        if action is not None:
+            return action
+    return None
 
 
-def _lands_on(board: bytes, role: int, target: int, keep: list[int]) -> bool:
-    """Whether an action of `role` puts one of its pieces on the centre cell `target` (empty
-    or an enemy's) without moving a piece off a cell of `keep`."""
+def _landing_action(
+    board: bytes, role: int, target: int, keep: tuple[int, ...]
+) -> Drop | Move | Jump | None:
+    """An action of `role` that puts one of its pieces on the centre cell `target` (empty or
+    an enemy's) without moving a piece off a cell of `keep`, or None."""
     enemy = ENEMY[role]
     empty = not board[target]
     pawn, checker, knight, _ = PIECE_CODES[role]
     top = target - target % SIDE + DROP_ROW - 1  # the cell (x 6) of the target's column
     if empty and board[target - 1] and not any(board[target + 1 : top + 1]):
-        return True  # a disc dropped into the column stops on the target
+        return Drop(target // SIDE + 1)  # a disc dropped into the column stops on the target
     origin = board.index(pawn)
-    if (
-        origin not in keep
-        and target in (PAWN_STEP_TARGETS if empty else PAWN_CAPTURE_TARGETS)[origin]
-    ):
-        return True
+    pawn_moves = (PAWN_STEP_TO if empty else PAWN_CAPTURE_TO)[origin]
+    if origin not in keep and target in pawn_moves:
+        return pawn_moves[target]
     origin = board.index(knight)
-    if origin not in keep and target in KNIGHT_TARGETS[origin]:
-        return True
+    if origin not in keep and target in KNIGHT_MOVE_TO[origin]:
+        return KNIGHT_MOVE_TO[origin][target]
     origin = board.index(checker)
     if origin in keep or not empty:
-        return False
-    if target in CHECKER_STEP_TARGETS[origin]:
-        return True
-    return any(to == target and enemy[board[over]] for over, to, _ in CHECKER_JUMPS[origin])
+        return None
+    if target in CHECKER_STEP_TO[origin]:
+        return CHECKER_STEP_TO[origin][target]
+    for over, to, jump in CHECKER_JUMPS[origin]:
+        if to == target and enemy[board[over]]:
+            return jump
+    return None
 
 
 def centre_pieces(board: bytes) -> list[int]:

@@ -10,7 +10,12 @@ action) and the largest depth a loss is proved for; it answers every (state, rem
 query, across depths and across both methods. Where the rules prove that a win takes at
 least m steps from a state (`Sides.steps_to_win`: the game's `steps_to_win` or
 `steps_to_loss`), the state is recorded as lost up to depth m - 1 as soon as it is met, and
-is expanded only where more than m - 1 steps remain. The search:
+is expanded only where more than m - 1 steps remain; where the game declares a move that
+ends a state at once (`Sides.ends_now`: in ttcc4, a line for the role in control), the state
+is recorded as won within 1 or lost at every depth as soon as it is met, so the replies that
+leave an opponent's threat standing are refuted without a node; and a state the prover of
+the opposite question proved won (`share_wins`) is recorded as lost at every depth. The
+search:
 
 - depth-first search with move ordering: immediate wins first (every reply known won), moves
   known to lose last, the history heuristic between; and immediate-threat pruning: where the
@@ -128,6 +133,9 @@ class _Solved:
     loss: int = -1
 
 
+_UNSOLVED = _Solved()
+
+
 class Prover:
     """Proves or refutes "won within d" for the states of one game and team, sharing its
     tables across depths and across the two search methods."""
@@ -139,6 +147,9 @@ class Prover:
         self.symmetry = symmetry
         self.solved: dict[State, _Solved] = {}
         self.solved_limit = SOLVED_LIMIT
+        self.rival: Prover | None = None
+        """The prover of the opposite question on the same keys (`share_wins`): a state it
+        proved won at some depth is lost here at every depth."""
         self.expansions: dict[State, _Expansion] = {}
         self.numbers: dict[tuple[State, int], tuple[int, int]] = {}
         self.my_history: dict[TeamAction, int] = {}
@@ -189,9 +200,10 @@ class Prover:
         self.expansions.clear()
 
     def _classify(self, key: State) -> None:
-        """Record a terminal state as won at depth 0 or lost at every depth, and another
-        state as lost within m - 1 when the rules prove that a win takes at least m steps
-        (`Sides.steps_to_win`)."""
+        """Record a terminal state as won at depth 0 or lost at every depth, a state that a
+        move ends at once as won within 1 or lost at every depth (`Sides.ends_now`), and
+        another state as lost within m - 1 when the rules prove that a win takes at least m
+        steps (`Sides.steps_to_win`)."""
         if key in self.solved:
             return
         if self.game.is_terminal(key):
@@ -199,6 +211,14 @@ class Prover:
                 self.solved[key] = _Solved(win=0)
             else:
                 self.solved[key] = _Solved(loss=INFINITE)
+            return
+        rival = self.rival
+        if rival is not None and rival.solved.get(key, _UNSOLVED).win < INFINITE:
+            self.solved[key] = _Solved(loss=INFINITE)
+            return
+        ends = self.sides.ends_now(key)
+        if ends is not None:
+            self.solved[key] = _Solved(win=1) if ends else _Solved(loss=INFINITE)
             return
         steps = self.sides.steps_to_win(key)
         if steps > 1:
@@ -535,7 +555,10 @@ class Prover:
             used[state] = entry.win
             if entry.win == 0:
                 continue  # a terminal state
-            wanted = self._expand(key).actions[entry.choice]
+            if entry.choice < 0:  # won at once by the game's ending move
+                wanted = sides.ending_action(key)
+            else:
+                wanted = self._expand(key).actions[entry.choice]
             actions, replies = sides.choices(state)
             action = next(a for a in actions if self._through(frame, a) == wanted)
             strategy[state] = action
@@ -554,6 +577,14 @@ class Prover:
         for transform in frame:
             action = map_team_action(transform, self.sides.team, action)
         return action
+
+
+def share_wins(prover: Prover, rival: Prover) -> None:
+    """Let two provers of opposite questions (a team's and its spoilers': a state cannot be
+    won for both, at any depths, as a line of play where each follows its strategy ends in
+    one terminal state) use each other's wins, where they key states alike."""
+    if prover.symmetry is rival.symmetry:
+        prover.rival, rival.rival = rival, prover
 
 
 def _proved_depth(entry: _Solved) -> int:

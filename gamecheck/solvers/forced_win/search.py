@@ -11,8 +11,9 @@ depth-first search and df-pn, taking turns with node budgets that double every r
 spoiler search takes turns between theirs, with a fixed share of all the nodes: the opposite
 question, deepened on tables of its own, can the opponents force the game to end without the
 team's win (sides.py `Spoilers`)? Once that is proved, the team has no forced win at any
-depth. Every strategy found is replayed by `check_strategy` (on the checked `next`) before it
-is returned.
+depth. Each of the two takes the states the other proved won as lost at every depth
+(and_or.py `share_wins`). Every strategy found is replayed by `check_strategy` (on the
+checked `next`) before it is returned.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from gamecheck.solvers.forced_win.and_or import (
     NodeCounter,
     Prover,
     SliceExhausted,
+    share_wins,
 )
 from gamecheck.solvers.forced_win.sides import Sides, make_sides
 from gamecheck.solvers.forced_win.strategy import Strategy
@@ -49,13 +51,13 @@ PROOF_NUMBER_SHARE = 8
 """df-pn's node budget is this many times smaller: measured on the built-in games, depth-first
 search settled more in the same time (ttcc4 red from the start in 60 s: depth 21 alone, 19
 with df-pn taking equal turns; cubicup endgames 30 steps from the end: up to twice the nodes)."""
-SPOILER_SHARE = 2
+SPOILER_SHARE = 1
 """The spoiler search gets one node for every SPOILER_SHARE nodes of depth-first search and
-df-pn, counted over the whole question: about 40% of the time (its nodes cost 1.2-1.5 times
-as much). Measured on ttcc4 from the start, 600 s per role, two runs at a time on 2 cores:
-yellow none to 30 in 87 s (2.6M nodes, 0.84M of them the spoilers'), 85 s with a share of 1,
-144 s with the former quarter of each round's budget; red settled to depth 24 with share 2
-and with the former quarter; blue none in 19 s."""
+df-pn, counted over the whole question: half of them. Measured on ttcc4 from the start, the
+search alone (`forced_win`), one run at a time on 2 cores shared with other work, once the
+game's ending moves had made the spoilers' nodes cheap: red none to 30 in 134 s with share 1,
+195 s with 2; yellow 43 s and 69 s; blue 2 s and 5 s. The price: where depth-first search
+or df-pn settles a question (a win found), they get half the nodes instead of two thirds."""
 SPOILER_SLICE = SLICE_NODES // PROOF_NUMBER_SHARE
 """The fewest nodes a turn of the spoiler search gets (a try cut short restarts at its root)."""
 
@@ -153,6 +155,8 @@ def forced_win(
     counter = NodeCounter(budget, node_limit, lambda _: bar.update(CHECK_EVERY))
     prover = Prover(sides, counter, symmetry_of(game, sides.team))
     spoilers = _SpoilerSearch(sides, counter) if sides.opponents else None
+    if spoilers is not None:
+        share_wins(prover, spoilers.prover)
     answer = _Answer(game, roles[0], sides, max_depth, counter, time.monotonic(), lower_bound)
     if lower_bound > max_depth:
         return answer.result(Status.NONE, max_depth)

@@ -8,7 +8,7 @@ role is the plain question "can R force a win whatever all the others do?".
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -65,6 +65,29 @@ class Sides:
     def steps_to_win(self, state: State) -> int:
         """A lower bound on the steps from a non-terminal state to a won one (0: none known)."""
         return self.game.steps_to_win(state, self.team)
+
+    @cached_property
+    def _ending_move(self) -> Callable[[State], tuple[int, tuple] | None] | None:
+        return getattr(self.game, "ending_move", None)
+
+    def ends_now(self, state: State) -> bool | None:
+        """Whether the non-terminal `state` is decided by a move that ends it at once (the
+        game's `ending_move`, where it declares one: the role in control and a joint action in
+        which the other roles play their only action): True if that role is in the team and
+        the move wins, False if it opposes the team and the move does not; None otherwise."""
+        ending = self._ending_move(state) if self._ending_move is not None else None
+        if ending is None:
+            return None
+        mover, joint = ending
+        won = self.won(self.game.apply(state, joint))
+        if mover in self.team:
+            return True if won else None
+        return None if won else False
+
+    def ending_action(self, state: State) -> TeamAction:
+        """The team's part of the move that wins a state at once (`ends_now` is True)."""
+        _, joint = self._ending_move(state)
+        return tuple(joint[role] for role in self.team)
 
     def spoilers(self) -> Sides:
         """The opponents as a team of their own, winning where the game ends without a win of
