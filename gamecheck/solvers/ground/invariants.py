@@ -82,10 +82,13 @@ SMALL_RELATION = 48
 """Relations with at most this many fluents are bookkeeping (control, turn, selections)."""
 MAX_LABELS = 10
 """Up to this many numbers in one argument are labels (digits 1-9); more are quantities."""
-SPLIT_TERMS = 4096
+SPLIT_TERMS = 1024
 """A balance with a register is written per number if that takes at most this many terms."""
 INDUCTION_DEPTHS = (1, 2, 4)
 """Counters are proved by k-induction for these k, the smallest first."""
+BALANCE_DEPTHS = (0, 1)
+"""And balances for these (each try costs its sum at every layer: cubicup's three false
+balance candidates took 2.5 s each with k up to 4)."""
 MAX_BATCH = 1024
 """Candidates run to a Houdini fixpoint of their own before the next are tried."""
 BATCH_SHARE = 0.25
@@ -780,7 +783,7 @@ class _Induction:
     ) -> bool:
         """Whether no step changes the balance's sum (nor breaks what it is `holding`), by
         k-induction (`_k_induction`), the balance assumed before the step checked."""
-        for k in (0, *INDUCTION_DEPTHS):
+        for k in BALANCE_DEPTHS:
             kept = self.unrolling.new_variable()
             for t in range(k + 1):
                 self.unrolling.add_balance(balance, t, kept)
