@@ -129,7 +129,7 @@ class Counter:
 
     @property
     def sums(self) -> list[tuple[int | None, list[tuple[int, int]], int]]:
-        """The counter at layer 0 as (literal, terms, total): where the literal holds (always,
+        """The balance in a state as (literal, terms, total): where the literal holds (always,
         where it is None), the weights of the true terms add up to the total. With a
         register, one for each of its numbers, over the other terms: a count of pieces
         pinned by the number, which propagates where a sum of both would not (unless
@@ -617,8 +617,9 @@ def _registers(system, groups, occupied, values) -> list[_Feature]:
         numbers = _numbers([system.fluents[i][key[1] + 1] for i in members])
         nodes = [system.fluent_nodes[i] for i in members]
         if numbers and len(members) > 2 and (values[nodes].sum(axis=0) == 1).all():
-            text, group = f"the number in {_group_text(key)}", _group_text(key)
+            group = _group_text(key)
             holding = StateInvariant(occupied[key], f"some {group}", f"group {key[0]} {key[1]}")
+            text = f"the number in {group}"
             found.append(_Feature(tuple(nodes), text, tuple(members), numbers, holding))
     return found
 
