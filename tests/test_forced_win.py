@@ -373,7 +373,6 @@ def test_each_method_alone_agrees_with_the_reference(depth_first):
                 assert value <= depth if value >= 0 else -1 - value >= depth
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("role", TICTACTOE3D.roles)
 def test_tictactoe3d_no_single_role_forces_a_win(role):
     # All other roles play against the chosen one, its two team mates included. Its team's

@@ -20,6 +20,7 @@ from tests.forced_win_reference import won_within
 
 TTCC4 = get_game("ttcc4")
 TICTACCHESS = get_game("tictacchess")
+TICTACTOE3D = get_game("tictactoe3d")
 RED, YELLOW, BLUE = range(3)
 AT_START = {
     "redPawn": "1 5",
@@ -117,6 +118,51 @@ def test_tictacchess_hand_positions(cells, control, team, steps):
     assert TICTACCHESS.steps_to_win(state, team) == steps
 
 
+def tictactoe3d_state(x: list[str], o: list[str], control: str, first_o: str, selected=()):
+    """A tictactoe3d state from the cells `r c l` marked x and o (all others blank), team X's
+    turn opened by xrow, and the selections `kind value` made in the turn under way."""
+    marks = {cell: mark for cells, mark in ((x, "x"), (o, "o")) for cell in cells}
+    cells = itertools.product(range(1, 5), repeat=3)
+    facts = [f"(cell {r} {c} {lv} {marks.get(f'{r} {c} {lv}', 'b')})" for r, c, lv in cells]
+    facts += [f"(selected {choice})" for choice in selected]
+    facts += [f"(control {control})", "(first_role_in_team x xrow)"]
+    facts += [f"(first_role_in_team o {first_o})"]
+    return TICTACTOE3D.state_from_facts(facts)
+
+
+# X needs (1 1 4) after O's mark under way: 6 steps. O's two marks lie only on the main
+# diagonal, which X's (1 1 1) blocks: O needs three marks on a line through one of them, the
+# first at the end of its turn: steps 3, 9, 15.
+THREE_X = tictactoe3d_state(["1 1 1", "1 1 2", "1 1 3"], ["2 2 2", "3 3 3"], "olevel", "olevel")
+# X's fourth mark under way, row 1 selected: (1 1 4) in 2 steps; no two O marks on a line:
+# three O marks, at steps 5, 11, 17.
+ROW_ONE_SELECTED = tictactoe3d_state(
+    ["1 1 1", "1 1 2", "1 1 3"], ["2 2 2", "3 3 3", "4 4 1"], "xcolumn", "orow", ["row 1"]
+)
+XROW, OROW = 0, 3
+
+
+@pytest.mark.parametrize(
+    ("state", "team", "steps", "loss"),
+    [
+        # X's marks end at steps 3, 9, 15, 21; O's at 6, 12, 18, 24
+        (TICTACTOE3D.initial_state(), (XROW,), 21, 24),
+        (TICTACTOE3D.initial_state(), (OROW,), 24, 21),
+        (TICTACTOE3D.initial_state(), (XROW, 1, 2), 21, 24),
+        # both sides never all win (the first line ends it): a step past 64 marks of 3 steps;
+        # X's line leaves O's roles at 0
+        (TICTACTOE3D.initial_state(), (XROW, OROW), 193, 21),
+        (THREE_X, (XROW,), 6, 15),
+        (THREE_X, (OROW,), 15, 6),
+        (ROW_ONE_SELECTED, (XROW,), 2, 17),
+        (ROW_ONE_SELECTED, (OROW, 4), 17, 2),
+    ],
+)
+def test_tictactoe3d_hand_positions(state, team, steps, loss):
+    assert TICTACTOE3D.steps_to_win(state, team) == steps
+    assert TICTACTOE3D.steps_to_loss(state, team) == loss
+
+
 @pytest.mark.parametrize(
     ("state", "team", "steps"),
     [
@@ -203,7 +249,7 @@ def test_a_line_now_or_not_on_the_rule_sheet():
             ]
             assert wins, (TTCC4.picture(state), name)
         else:
-            for here in reached_within(state, 3):
+            for here in reached_within(TTCC4, state, 3):
                 assert 100 not in sheet.goal_values(here)[name], (TTCC4.picture(state), name)
 
 
@@ -227,28 +273,28 @@ def test_a_terminal_state_has_no_bound():
     assert TTCC4.steps_to_win(state, (RED,)) == 0
 
 
-def sampled(bound, per_bound: int) -> list[tuple[object, int, int]]:
-    """(state, role, bound(state, (role,))) from seeded random ttcc4 playouts: `per_bound`
-    cases for each bound 2, 3 and 4 steps."""
+def sampled(game, bound, per_bound: int) -> list[tuple[object, int, int]]:
+    """(state, role, bound(state, (role,))) from seeded random playouts of `game`:
+    `per_bound` cases for each bound 2, 3 and 4 steps."""
     found: dict[int, list] = {2: [], 3: [], 4: []}
     for seed in range(400):
         rng = random.Random(seed)
-        state = TTCC4.initial_state()
-        while not TTCC4.is_terminal(state):
-            for role in range(3):
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            for role in range(len(game.roles)):
                 steps = bound(state, (role,))
                 if steps in found and len(found[steps]) < per_bound and rng.random() < 0.1:
                     found[steps].append((state, role, steps))
-            joint = tuple(rng.choice(TTCC4.legal(state, role)) for role in TTCC4.roles)
-            state = TTCC4.apply(state, joint)
+            joint = tuple(rng.choice(game.legal(state, role)) for role in game.roles)
+            state = game.apply(state, joint)
     return [case for cases in found.values() for case in cases]
 
 
-def reached_within(state, steps: int) -> set:
-    """Every state of our GDL rule sheet of ttcc4 (played by the reasoner) reachable from
+def reached_within(game, state, steps: int) -> set:
+    """Every state of our GDL rule sheet of `game` (played by the reasoner) reachable from
     `state` in 1 to `steps` steps, all roles playing every action."""
-    sheet = load_rule_sheet(TTCC4)
-    frontier = {sheet.state_from_facts(TTCC4.state_facts(state))}
+    sheet = load_rule_sheet(game)
+    frontier = {sheet.state_from_facts(game.state_facts(state))}
     reached = set()
     for _ in range(steps):
         frontier = {
@@ -261,28 +307,30 @@ def reached_within(state, steps: int) -> set:
     return reached
 
 
-def test_no_win_sooner_on_the_rule_sheet():
+@pytest.mark.parametrize("game", [TTCC4, TICTACTOE3D], ids=lambda game: game.name)
+def test_no_win_sooner_on_the_rule_sheet(game):
     # Second method: within bound - 1 steps, all roles helping, the role has goal 100 nowhere
-    sheet = load_rule_sheet(TTCC4)
-    cases = sampled(TTCC4.steps_to_win, 3)
+    sheet = load_rule_sheet(game)
+    cases = sampled(game, game.steps_to_win, 3)
     assert len(cases) == 9
     for state, role, steps in cases:
-        name = TTCC4.roles[role]
-        for here in reached_within(state, steps - 1):
-            assert 100 not in sheet.goal_values(here)[name], (TTCC4.picture(state), name)
+        name = game.roles[role]
+        for here in reached_within(game, state, steps - 1):
+            assert 100 not in sheet.goal_values(here)[name], (game.picture(state), name)
 
 
-def test_no_loss_sooner_on_the_rule_sheet():
+@pytest.mark.parametrize("game", [TTCC4, TICTACTOE3D], ids=lambda game: game.name)
+def test_no_loss_sooner_on_the_rule_sheet(game):
     # Second method: within bound - 1 steps, all roles helping, no terminal state gives the
     # role a goal below 100
-    sheet = load_rule_sheet(TTCC4)
-    cases = sampled(TTCC4.steps_to_loss, 3)
+    sheet = load_rule_sheet(game)
+    cases = sampled(game, game.steps_to_loss, 3)
     assert len(cases) == 9
     for state, role, steps in cases:
-        name = TTCC4.roles[role]
-        for here in reached_within(state, steps - 1):
+        name = game.roles[role]
+        for here in reached_within(game, state, steps - 1):
             if sheet.is_terminal(here):
-                assert sheet.goal_values(here)[name] == {100}, (TTCC4.picture(state), name)
+                assert sheet.goal_values(here)[name] == {100}, (game.picture(state), name)
 
 
 def test_the_search_settles_depths_below_the_bound_without_a_node():

@@ -12,7 +12,7 @@ Internally the marks of each team are a 64-bit mask over the cells, cell (r c l)
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from gamecheck.errors import BadTermError
@@ -173,6 +173,28 @@ class Tictactoe3dGame(Game):
         o_value = WIN if state.lines & 2 else LOSS
         return (x_value,) * 3 + (o_value,) * 3
 
+    def steps_to_win(self, state: Tictactoe3dState, team: Sequence[int]) -> int:
+        """A team of one side wins with its marks on a line free of the other side's: as many
+        more marks as that line has blank cells, its side's turns coming every 6 steps (the
+        sides alternate whole marks of 3 steps). A team of both sides never wins: the first
+        line ends the game, and one mark completes lines of its own side only. Never is a
+        step past the end of the game (every blank cell marked)."""
+        if self.is_terminal(state):
+            return 0
+        sides = {role // 3 for role in team}
+        if len(sides) > 1:
+            return _steps_left(state) + 1
+        return _steps_to_line(state, sides.pop())
+
+    def steps_to_loss(self, state: Tictactoe3dState, team: Sequence[int]) -> int:
+        """A role of `team` ends below 100 with the other side's line, a full board, or, for
+        a team of both sides, any line; each line as in `steps_to_win`."""
+        if self.is_terminal(state):
+            return 0
+        sides = {role // 3 for role in team}
+        losing = (0, 1) if len(sides) > 1 else (1 - sides.pop(),)
+        return min(_steps_left(state), *(_steps_to_line(state, side) for side in losing))
+
     def state_facts(self, state: Tictactoe3dState) -> frozenset[str]:
         facts = {
             "(cell {} {} {} {})".format(*cell_coordinates(i), _mark(state, i)) for i in range(CELLS)
@@ -296,6 +318,26 @@ class Tictactoe3dGame(Game):
             for level in range(1, SIZE + 1)
         )
         return Board(grids, f"{ROLES[state.control]} to play")
+
+
+def _steps_left(state: Tictactoe3dState) -> int:
+    """The steps until every blank cell is marked, if no line ends the game first."""
+    return len(KINDS) * state.blanks.bit_count() - sum(1 for value in state.selected if value)
+
+
+def _steps_to_line(state: Tictactoe3dState, side: int) -> int:
+    """The fewest steps before `side` (0: x, 1: o) can have a line: the fewest blank cells on
+    a line with none of the other side's marks, each a mark of its own (the mark under way
+    first if it is its turn); a step past the end of the game if no such line is left."""
+    other = state.o_marks if side == 0 else state.x_marks
+    blanks = state.blanks
+    marks = min(((line & blanks).bit_count() for line in LINES if not line & other), default=None)
+    if marks is None:
+        return _steps_left(state) + 1
+    done = sum(1 for value in state.selected if value)
+    if state.control // 3 != side:
+        done -= len(KINDS)  # the other side's mark comes first
+    return len(KINDS) - done + 2 * len(KINDS) * (marks - 1)
 
 
 def _agreeing(selected: tuple[int, int, int]) -> int:
