@@ -1,11 +1,12 @@
-"""Balances and two-feature counters (solvers/ground/balances.py, invariants.py): the
-candidates a hand-made set of step changes gives, and, on tic-tac-toe, that what is proved
-holds in every state the GDL reasoner reaches, at the depth the reasoner reaches it."""
+"""Balances, two-feature counters and limits (solvers/ground/balances.py, invariants.py):
+the candidates a hand-made set of step changes gives, and, on small sheets, that what is
+proved holds in every state the GDL reasoner reaches, at the depth the reasoner reaches it."""
 
 from pathlib import Path
 
 import numpy as np
 
+from gamecheck.analysis.verify.pipeline import verify_game
 from gamecheck.budget import Budget
 from gamecheck.gdl.terms import term_text
 from gamecheck.models.sheet import GdlGame
@@ -157,3 +158,53 @@ def test_a_balance_is_written_per_number_of_its_register_while_that_stays_small(
     assert balance.sums == [(5, pieces, 1), (6, pieces, 0)]
     monkeypatch.setattr(invariants, "SPLIT_TERMS", 3)  # 2 numbers x 2 pieces is more
     assert balance.sums == [(None, [(0, 5), (1, 6), *pieces], 1)]
+
+
+def test_a_one_way_count_is_a_limit_that_holds_where_the_reasoner_goes():
+    # By hand: a step fills one cell or none, so after d steps 0..d cells hold a token;
+    # the tokens start at 0 and only rise
+    game = GdlGame.from_file(SHEETS / "fill_or_stop.kif")
+    system = ground(game.rules, "fill_or_stop")
+    found = find_invariants(system, seed=3)
+    fluent = dict(zip(system.fluent_nodes, system.fluents, strict=True))
+    (tokens,) = [
+        limit
+        for limit in found.limits
+        if {term_text(fluent[lit]) for lit in limit.literals}
+        == {f"(token {c})" for c in range(1, 9)}
+    ]
+    assert (tokens.start, tokens.sign, tokens.bounds(3)) == (0, 1, (0, 3))
+    seen = set()
+    for depth, values in _reached_values(game, system):
+        low, high = tokens.bounds(depth)
+        count = sum(value(values, lit) for lit in tokens.literals)
+        assert low <= count <= high, depth
+        seen.add((depth, count))
+    assert (8, 8) in seen and (3, 0) not in seen  # reached at its edge; stop ends the game
+
+
+def test_the_earliest_win_waits_for_every_cell_to_be_filled():
+    result = verify_game(str(SHEETS / "fill_or_stop.kif"), time_limit=60)
+    assert (result.earliest_win["robot"].status, result.earliest_win["robot"].value) == (
+        "found",
+        8,
+    )
+    assert (result.longest_game.value, result.shortest_game.value) == (8, 1)
+
+
+def test_a_limit_broken_by_the_first_step_alone_is_not_proved():
+    # first_step.kif: the first step places two tokens, every later step one, so "at most
+    # one more token a step" fails only on the first step: the base case refutes it
+    game = GdlGame.from_file(SHEETS / "first_step.kif")
+    system = ground(game.rules, "first_step")
+    tokens = tuple(
+        node
+        for fluent, node in zip(system.fluents, system.fluent_nodes, strict=True)
+        if fluent[0] == "token"
+    )
+    one_more = invariants.Limit(tokens, start=0, sign=1, description="tokens")
+    with invariants.CnfUnrolling(system, free_start=True) as unrolling:
+        prover = invariants._Induction(system, unrolling)
+        assert prover.keeps_limit(one_more, [], Budget()) is False
+        fewer = invariants.Limit(tokens, start=0, sign=-1, description="tokens never rise")
+        assert prover.keeps_limit(fewer, [], Budget()) is False

@@ -18,6 +18,8 @@ arguments first and hand them to the solver as constraints on every layer:
   number in every state, by its number: in checkers, black's capture count + red's pieces
   = 12, which says that a capture count of 12 leaves red no piece to take, so the count
   never runs past the numbers the rules define;
+* limits: a count that steps move one way only, by at most one, e.g. the blank cells of a
+  puzzle (a step fills one cell or none), so at layer t it is within t of its initial value;
 * where there is no counter, a ranking (solvers/ground/ranking.py): fluents that turn only
   one way, one of which every step turns, so that every game ends within a bound.
 
@@ -89,6 +91,8 @@ INDUCTION_DEPTHS = (1, 2, 4)
 BALANCE_DEPTHS = (0, 1)
 """And balances for these (each try costs its sum at every layer: cubicup's three false
 balance candidates took 2.5 s each with k up to 4)."""
+MAX_LIMITS = 8
+"""Limits tried, those with the most room to move first."""
 MAX_BATCH = 1024
 """Candidates run to a Houdini fixpoint of their own before the next are tried."""
 BATCH_SHARE = 0.25
@@ -146,6 +150,22 @@ class Counter:
         return [(weight, literal) for weight, literals in self.features for literal in literals]
 
 
+@dataclass(frozen=True)
+class Limit:
+    """A count of true `literals` that no step moves against `sign` (+1: it never falls,
+    -1: it never rises) nor by more than one: at layer t it lies between start and
+    start + sign * t."""
+
+    literals: tuple[int, ...]
+    start: int
+    sign: int
+    description: str
+
+    def bounds(self, depth: int) -> tuple[int, int]:
+        """The least and the most the count can be `depth` steps into the game."""
+        return tuple(sorted((self.start, self.start + self.sign * depth)))
+
+
 @dataclass
 class Invariants:
     state: list[StateInvariant] = field(default_factory=list)
@@ -155,6 +175,7 @@ class Invariants:
     statistics: dict[str, float] = field(default_factory=dict)
     balances: list[Counter] = field(default_factory=list)
     """Counters with rate 0: they hold in every reachable state, whatever its depth."""
+    limits: list[Limit] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -206,6 +227,7 @@ def find_invariants(
     state: list[StateInvariant] = []
     counters: list[Counter] = []
     balances: list[Counter] = []
+    limits: list[Limit] = []
     ranking = None
     proofs: dict[str, int] = {}
     try:
@@ -230,6 +252,11 @@ def find_invariants(
                 [],
             )
             counters += [pair for pair in pairs if prover.counts_steps(pair, state, budget)]
+            limits = [
+                limit
+                for limit in _limit_candidates(counted, features)
+                if prover.keeps_limit(limit, state, budget)
+            ]
             for balance in _balance_candidates(changes, registers + features, budget):
                 if prover.keeps_balance(balance, state, budget):
                     balances.append(balance)
@@ -249,13 +276,14 @@ def find_invariants(
         "state_invariants": len(state),
         "counters": len(counters),
         "balances": len(balances),
+        "limits": len(limits),
         "samples": len(samples),
         "seconds": round(time.monotonic() - start, 3),
         **proofs,
     }
     if ranking is not None:
         statistics["steps_at_most_by_ranking"] = ranking.longest
-    return Invariants(state, counters, ranking, statistics, balances)
+    return Invariants(state, counters, ranking, statistics, balances, limits)
 
 
 # -- candidates ----------------------------------------------------------------------------
@@ -579,6 +607,27 @@ def _counter_candidates(
     )
 
 
+def _limit_candidates(changes: _Changes | None, features) -> list[Limit]:
+    """Features that every sampled step moved by 0 or 1 one way, some by 1 (not every one:
+    that is a counter), the MAX_LIMITS with the most room to move (to 0, or to all of
+    their literals) first."""
+    if changes is None:
+        return []
+    found = []
+    for j, (feature, delta) in enumerate(zip(features, changes.deltas, strict=True)):
+        moves = set(np.unique(delta).tolist())
+        if moves not in ({0, 1}, {0, -1}):
+            continue
+        sign = max(moves, key=abs)
+        start = changes.counts[j]
+        room = len(feature.literals) - start if sign > 0 else start
+        if room > 1:
+            way = "one more" if sign > 0 else "one fewer"
+            text = f"{feature.description}: at most {way} each step, never the other way"
+            found.append((-room, j, Limit(feature.literals, start, sign, text)))
+    return [limit for *_, limit in sorted(found)[:MAX_LIMITS]]
+
+
 def _balance_candidates(changes: _Changes | None, features, budget) -> list[Counter]:
     """Weighted sums of features that no sampled step changes (balances.py), the terms of
     a register among them first."""
@@ -797,6 +846,28 @@ class _Induction:
                 return proved
         return False
 
+    def keeps_limit(self, limit: Limit, state: Iterable[StateInvariant], budget: Budget) -> bool:
+        """Whether every step moves the limit's count by 0 or 1 its way, by k-induction
+        (`_k_induction`)."""
+        for k in INDUCTION_DEPTHS:
+            broken = partial(self._beyond, limit)
+            proved = self._k_induction(broken, state, budget, k)
+            if proved is not None:
+                return proved
+        return False
+
+    def _beyond(self, limit: Limit, t: int) -> Lit:
+        """A solver literal (fresh): the step from layer t moves the limit's count against
+        its sign, or by more than one."""
+        unrolling = self.unrolling
+        beyond, back, over = (unrolling.new_variable() for _ in range(3))
+        change = self._sum_change([(limit.sign, literal) for literal in limit.literals], t)
+        most = len(limit.literals)
+        unrolling.add_linear(change, -most, -1, condition=back)
+        unrolling.add_linear(change, 2, most, condition=over)
+        unrolling.add_clause([-beyond, back, over])
+        return beyond
+
     def _k_induction(self, broken, state, budget: Budget, k: int, *, kept: Lit = True):
         """Whether no step is `broken` (a function of t giving a solver literal: the step
         from layer t breaks the property): True if the step after k steps from any state,
@@ -842,7 +913,7 @@ class _Induction:
         what it is `holding` fails after it."""
         unrolling = self.unrolling
         changed, below, above = (unrolling.new_variable() for _ in range(3))
-        change = self._sum_change(balance, t)
+        change = self._sum_change(balance.terms, t)
         most = sum(abs(weight) for weight, _ in change)
         unrolling.add_linear(change, -most, -1, condition=below)
         unrolling.add_linear(change, 1, most, condition=above)
@@ -850,14 +921,14 @@ class _Induction:
         unrolling.add_clause([-changed, below, above, *broken])
         return changed
 
-    def _sum_change(self, balance: Counter, t: int) -> list[tuple[int, Lit]]:
+    def _sum_change(self, terms: list[tuple[int, int]], t: int) -> list[tuple[int, Lit]]:
         """(weight, solver literal) terms whose sum is how the step after layer t changes
-        the balance's sum: a literal that rises adds its weight, one that falls takes it
-        away. Written over the few literals a step changes, not as two sums compared, it
-        leaves the solver no counting to do."""
+        the weighted sum of the (weight, circuit literal) `terms`: a literal that rises adds
+        its weight, one that falls takes it away. Written over the few literals a step
+        changes, not as two sums compared, it leaves the solver no counting to do."""
         unrolling = self.unrolling
         change = []
-        for weight, literal in balance.terms:
+        for weight, literal in terms:
             before, after = unrolling.literal(literal, t), unrolling.literal(literal, t + 1)
             change.append((weight, unrolling.conjunction([after, negate(before)])))
             change.append((-weight, unrolling.conjunction([before, negate(after)])))

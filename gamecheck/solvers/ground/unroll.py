@@ -315,7 +315,8 @@ class Unrolling(ABC):
 
     def _depth_constraints(self, t: int, depth: int, condition: Lit, *, exact: bool) -> None:
         """If `condition` holds, layer t is a state `depth` steps into the game (at least
-        that deep, unless `exact`) by the counters and the ranking."""
+        that deep, unless `exact`) by the counters and the ranking (and, `exact`, by the
+        limits)."""
         for counter in self.invariants.counters:
             terms = [(w, self.literal(lit, t)) for w, lit in counter.terms]
             most = sum(abs(w) for w, _ in terms) + abs(counter.start)
@@ -325,6 +326,9 @@ class Unrolling(ABC):
         if ranking is not None:
             terms = [(1, self.literal(lit, t)) for lit in ranking.turned]
             self.add_linear(terms, ranking.least(depth), len(terms), condition=condition)
+        for limit in self.invariants.limits if exact else ():
+            terms = [(1, self.literal(lit, t)) for lit in limit.literals]
+            self.add_linear(terms, *limit.bounds(depth), condition=condition)
 
     def state_possible(self, condition: int, budget: Budget, *, from_depth: int = 0) -> bool:
         """With a free start: whether some state that satisfies the invariants satisfies
