@@ -93,6 +93,10 @@ BALANCE_DEPTHS = (0, 1)
 balance candidates took 2.5 s each with k up to 4)."""
 MAX_LIMITS = 8
 """Limits tried, those with the most room to move first."""
+LIMIT_TERMS = 1 << 16
+"""A limit bounds its count at each layer until the count could reach its end (its room to
+move): at most this many literals over those layers (a wide board's cells rising one a step
+for a whole game would cost each layer's solver thousands of clauses)."""
 MAX_BATCH = 1024
 """Candidates run to a Houdini fixpoint of their own before the next are tried."""
 BATCH_SHARE = 0.25
@@ -610,7 +614,7 @@ def _counter_candidates(
 def _limit_candidates(changes: _Changes | None, features) -> list[Limit]:
     """Features that every sampled step moved by 0 or 1 one way, some by 1 (not every one:
     that is a counter), the MAX_LIMITS with the most room to move (to 0, or to all of
-    their literals) first."""
+    their literals) first, within LIMIT_TERMS."""
     if changes is None:
         return []
     found = []
@@ -621,7 +625,7 @@ def _limit_candidates(changes: _Changes | None, features) -> list[Limit]:
         sign = max(moves, key=abs)
         start = changes.counts[j]
         room = len(feature.literals) - start if sign > 0 else start
-        if room > 1:
+        if 1 < room and room * len(feature.literals) <= LIMIT_TERMS:
             way = "one more" if sign > 0 else "one fewer"
             text = f"{feature.description}: at most {way} each step, never the other way"
             found.append((-room, j, Limit(feature.literals, start, sign, text)))
