@@ -625,7 +625,7 @@ def _limit_candidates(changes: _Changes | None, features) -> list[Limit]:
         sign = max(moves, key=abs)
         start = changes.counts[j]
         room = len(feature.literals) - start if sign > 0 else start
-        if 1 < room and room * len(feature.literals) <= LIMIT_TERMS:
+        if room > 1 and room * len(feature.literals) <= LIMIT_TERMS:
             way = "one more" if sign > 0 else "one fewer"
             text = f"{feature.description}: at most {way} each step, never the other way"
             found.append((-room, j, Limit(feature.literals, start, sign, text)))
