@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from gamecheck.analysis.endgames import endgame_positions, endgame_study, settled_depth
-from gamecheck.analysis.forced_wins import solve_forced_win
+from gamecheck.analysis.forced_wins import QUICK_NODES, solve_forced_win
 from gamecheck.analysis.loading import load_game
 from gamecheck.analysis.playouts import random_playout, random_steps
 from gamecheck.analysis.win_bounds import ground_rules
@@ -19,6 +19,7 @@ from gamecheck.budget import Budget
 from gamecheck.cli import main
 from gamecheck.models import get_game
 from gamecheck.models.sudoku import INSTANCES
+from gamecheck.solvers.forced_win.and_or import CHECK_EVERY, NodeCounter
 from gamecheck.solvers.forced_win.search import Status
 from gamecheck.solvers.forced_win.sides import StuckState
 
@@ -130,3 +131,16 @@ def test_cubicup_wins_take_every_empty_position():
     start = solve_forced_win("cubicup", "red", budget=Budget(120))
     assert start.lower_bound == 84
     assert (start.status, start.searched_depth) == (Status.UNKNOWN, 83)
+
+
+def test_a_node_limit_covers_the_quick_search_too(monkeypatch):
+    # ttcc4 from the start takes red's search millions of nodes, far past the quick search's
+    # QUICK_NODES: the search goes on with what is left of the limit. Every node counted
+    # (by every counter) is in the answer, and they stay within the limit.
+    counted = []
+    count = NodeCounter.count
+    monkeypatch.setattr(NodeCounter, "count", lambda self: counted.append(1) or count(self))
+    limit = 2 * QUICK_NODES
+    result = solve_forced_win("ttcc4", "red", node_limit=limit, rules=lambda: None)
+    assert result.status == Status.UNKNOWN
+    assert QUICK_NODES < result.nodes == len(counted) <= limit + CHECK_EVERY

@@ -87,7 +87,13 @@ def solve_forced_win(
         reachable = start is None if reachable is None else reachable
         result = question.answer(reachable, rules or question.own_rules)
     seconds = time.monotonic() - clock
-    return replace(result, role=role or sides.team_roles[0], team_source=source, seconds=seconds)
+    return replace(
+        result,
+        role=role or sides.team_roles[0],
+        team_source=source,
+        seconds=seconds,
+        nodes=result.nodes + question.quick_nodes,
+    )
 
 
 def _sides(game: Game, role, team, teams, budget: Budget) -> tuple[Sides, str]:
@@ -115,6 +121,8 @@ class _Question:
         self.node_limit = node_limit
         self.progress = progress
         self.stage = stage
+        self.quick_nodes = 0
+        """The nodes of a quick search that did not settle the question."""
 
     def by_sat(self) -> ForcedWin:
         self.stage("grounding")
@@ -139,8 +147,10 @@ class _Question:
         lower = 0
         if opposed or self.last <= QUICK_LINE_DEPTH:
             quick = self._search(min(QUICK_NODES, self.node_limit or QUICK_NODES), 0)
-            if quick.status is not Status.UNKNOWN or quick.nodes < QUICK_NODES:
+            settled = quick.status is not Status.UNKNOWN
+            if settled or quick.nodes < QUICK_NODES or quick.nodes == self.node_limit:
                 return quick  # settled, or the budget (time or nodes) ran out
+            self.quick_nodes = quick.nodes
             lower = quick.searched_depth + 1
         rules = find_rules() if reachable or not opposed else None
         if rules is not None and reachable:
@@ -160,7 +170,8 @@ class _Question:
             lower = self._cooperative_bound(rules, reachable, lower)
             if lower is None:  # not even a line where every role helps: no forced win
                 return self._no_line()
-        return self._search(self.node_limit, lower)
+        left = None if self.node_limit is None else self.node_limit - self.quick_nodes
+        return self._search(left, lower)
 
     def _search(self, node_limit: int | None, lower: int) -> ForcedWin:
         self.stage(f"search from depth {lower}")
