@@ -1,6 +1,8 @@
 """The grounder against the GDL reasoner: the ground transition system, played through its
 circuit, must be the same game as the rule sheet it came from."""
 
+import itertools
+
 import pytest
 
 from gamecheck.analysis.loading import load_rule_sheet
@@ -59,3 +61,14 @@ def test_circuit_folds_constants_and_shares_gates():
     assert values[both] is False and values[only_a] is True
     assert value(values, one_of)
     assert not value(circuit.evaluate({a: True, b: True}), one_of)
+
+
+@pytest.mark.parametrize("size", range(6))
+def test_at_most_one_against_counting(size):
+    # every assignment of `size` inputs: the gate holds exactly when at most one input does
+    circuit = Circuit()
+    inputs = [circuit.input(f"x{i}") for i in range(size)]
+    one_of = circuit.at_most_one(inputs)
+    for bits in itertools.product((False, True), repeat=size):
+        values = circuit.evaluate(dict(zip(inputs, bits, strict=True)))
+        assert value(values, one_of) == (sum(bits) <= 1), bits

@@ -216,3 +216,21 @@ def test_a_batch_out_of_its_share_of_time_is_tried_again_after_the_others():
     # (1 1) again (UNSAT: kept), 6 breaking the blanks in the last run (which ends when none
     # is left). Had (1 1) fallen on its second try, the last run would have needed one more.
     assert prover.statistics["houdini_sat_calls"] == 15
+
+
+def test_one_cell_of_a_grid_is_proved_over_both_coordinates():
+    # walker.kif: the walker stands on exactly one cell of the 3 x 3 grid in every state (by
+    # hand: one (at x y) initially, and each step replaces it by the one cell it goes to).
+    # No one coordinate says so: (at 1 _) holds up to one cell, (at _ _) exactly one.
+    sheet = GdlGame.from_file(SHEETS / "walker.kif")
+    system = ground(sheet.rules, "walker")
+    found = invariants.find_invariants(system, seed=1)
+    proved = {invariant.description: invariant for invariant in found.state}
+    assert {"at most one (at _ _)", "some (at _ _)"} <= set(proved)
+    reachable = Reachable(sheet, system)
+    assert reachable.hold(proved["at most one (at _ _)"]) and reachable.hold(
+        proved["some (at _ _)"]
+    )
+    index = {term_text(fluent): i for i, fluent in enumerate(system.fluents)}
+    at = [i for name, i in index.items() if name.startswith("(at ")]
+    assert len(at) == 9 and all(len(set(at) & state) == 1 for state in reachable.states)

@@ -67,10 +67,13 @@ class Circuit:
         return -self.conj(-literal for literal in literals)
 
     def at_most_one(self, literals: Sequence[int]) -> int:
-        """A literal true when at most one of `literals` is."""
-        return self.conj(
-            -self.conj((a, b)) for i, a in enumerate(literals) for b in literals[i + 1 :]
-        )
+        """A literal true when at most one of `literals` is: no literal holds together with
+        one before it (a chain of "some before", linear in the literals)."""
+        clashes, before = [], FALSE
+        for literal in literals:
+            clashes.append(-self.conj((literal, before)))
+            before = self.disj((before, literal))
+        return self.conj(clashes)
 
     def evaluate(self, inputs: dict[int, bool]) -> list[bool]:
         """The value of every node, given the value of every input node (others False)."""

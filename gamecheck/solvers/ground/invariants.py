@@ -7,7 +7,8 @@ arguments first and hand them to the solver as constraints on every layer:
 
 * state invariants, each a circuit literal true in every reachable state: a fluent that
   never holds (or always does), at most / at least one fluent of a group (fluents that
-  differ in one argument only, e.g. the values of one cell), an implication between two
+  differ in one argument only, e.g. the values of one cell, or in two, e.g. the cells where
+  one role's piece may stand), an implication between two
   groups being occupied (a cube here needs the cubes under it), and no two roles' goal
   values that never occur together;
 * counters: a weighted count of true fluents (or occupied groups) that grows by exactly
@@ -80,6 +81,7 @@ MIN_EXPECTED = 5.0
 would falsify it this many times on average: never seeing it fail then means something."""
 PAIR_BLOCK = 256
 """Atoms whose pairs are compared at once (a block x atoms matrix) between budget checks."""
+PAIR_GROUP = 256
 SMALL_RELATION = 48
 """Relations with at most this many fluents are bookkeeping (control, turn, selections)."""
 MAX_LABELS = 10
@@ -326,7 +328,6 @@ def _row(values: np.ndarray, literal: int) -> np.ndarray:
 
 
 def _state_candidates(system, groups, occupied, values, budget) -> list[StateInvariant]:
-    circuit = system.circuit
     candidates = []
     for index, node in enumerate(system.fluent_nodes):
         row = values[node]
@@ -335,19 +336,53 @@ def _state_candidates(system, groups, occupied, values, budget) -> list[StateInv
             family = f"always {_relation(system.fluents[index])}"
             candidates.append(StateInvariant(node, f"{name} always holds", family))
     for key, members in groups.items():
-        if len(members) < 2:
-            continue
-        count = values[[system.fluent_nodes[i] for i in members]].sum(axis=0)
-        lits = [system.fluent_nodes[i] for i in members]
-        family = f"group {key[0]} {key[1]}"
-        if (count <= 1).all() and count.any():
-            text = f"at most one {_group_text(key)}"
-            candidates.append(StateInvariant(circuit.at_most_one(lits), text, family))
-        if (count >= 1).all():
-            candidates.append(StateInvariant(occupied[key], f"some {_group_text(key)}", family))
+        if len(members) > 1:
+            family = f"group {key[0]} {key[1]}"
+            candidates += _one_of(system, members, values, _group_text(key), family)
+    for (relation, free, rest), members in _pair_groups(system.fluents).items():
+        args = [term_text(a) for a in rest]
+        for position in free:
+            args.insert(position, "_")
+        text = f"({relation} {' '.join(args)})"
+        family = f"pair group {relation} {free[0]} {free[1]}"
+        candidates += _one_of(system, members, values, text, family)
     candidates += _implications(system, occupied, values, budget)
     candidates += _goal_exclusions(system, values)
     return candidates
+
+
+def _one_of(system, members: list[int], values, text: str, family: str) -> list[StateInvariant]:
+    """Candidates: at most one of the fluents `members` holds, where no sample has two (and
+    some sample has one); some of them holds, where every sample has one."""
+    literals = [system.fluent_nodes[i] for i in members]
+    count = values[literals].sum(axis=0)
+    found = []
+    if (count <= 1).all() and count.any():
+        at_most_one = system.circuit.at_most_one(literals)
+        found.append(StateInvariant(at_most_one, f"at most one {text}", family))
+    if (count >= 1).all():
+        found.append(StateInvariant(system.circuit.disj(literals), f"some {text}", family))
+    return found
+
+
+def _pair_groups(fluents: tuple[Term, ...]) -> dict[tuple, list[int]]:
+    """Fluents that differ in two arguments only, keyed by (relation, the two positions, the
+    other arguments): one role's position (x y) on a board. Groups of more than PAIR_GROUP
+    fluents are left out (at most one of them is a gate for every pair), and so are those
+    one argument tells apart (a group of `_groups`)."""
+    groups: dict[tuple, list[int]] = {}
+    for index, fluent in enumerate(fluents):
+        if isinstance(fluent, tuple) and len(fluent) > 2:
+            args = fluent[1:]
+            for free in itertools.combinations(range(len(args)), 2):
+                rest = tuple(arg for position, arg in enumerate(args) if position not in free)
+                groups.setdefault((fluent[0], free, rest), []).append(index)
+    return {
+        key: members
+        for key, members in groups.items()
+        if 1 < len(members) <= PAIR_GROUP
+        and all(len({fluents[i][1 + p] for i in members}) > 1 for p in key[1])
+    }
 
 
 def _implications(system, occupied, values, budget) -> list[StateInvariant]:
