@@ -9,6 +9,8 @@ import pytest
 from gamecheck.analysis.loading import load_game
 from gamecheck.analysis.replay import replay_line
 from gamecheck.analysis.verify.pipeline import verify_game
+from gamecheck.analysis.verify.search import Verifier
+from gamecheck.budget import OutOfBudget
 from gamecheck.cli import main
 
 SHEETS = Path(__file__).parent / "data" / "gdl"
@@ -211,3 +213,20 @@ def test_a_game_longer_than_the_horizon_without_a_loop_stays_unknown():
     result = verify_game(str(SHEETS / "hanoi.kif"), horizon=8)
     assert result.longest_game.status == "unknown"
     assert "no line of play up to it comes back" in result.longest_game.detail
+
+
+def test_a_time_limit_between_the_bounds_keeps_them(monkeypatch):
+    # fill_or_stop.kif: seven of the eight cells filled is still play, eight filled ends the
+    # game, so every game ends within 8 steps and some lasts 8. The time runs out as the
+    # longest game's last line is looked for: the bounds proved so far are the answer, and
+    # the other questions hold for all reachable states.
+    def out_of_time(self, depth):
+        raise OutOfBudget("the time limit ran out")
+
+    monkeypatch.setattr(Verifier, "_longest_ending_by", out_of_time)
+    result = verify_game(str(SHEETS / "fill_or_stop.kif"))
+    longest = result.longest_game
+    assert longest.status == "unknown" and longest.value is None
+    assert "every game ends within 8 steps" in longest.detail
+    assert "some game lasts 8 or more" in longest.detail
+    assert result.complete and "(all reachable states)" in result.playability.detail

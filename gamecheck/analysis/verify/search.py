@@ -153,14 +153,24 @@ class Verifier:
                 high = probe
             else:
                 low = probe
-        while high - low > 1:
-            middle = (low + high) // 2
-            if self._find(nonterminal, [middle]) is not None:
-                low = middle
-            else:
-                high = middle
         self.deepest = high
-        return self._longest_ending_by(high)
+        try:
+            while high - low > 1:
+                middle = (low + high) // 2
+                if self._find(nonterminal, [middle]) is not None:
+                    low = middle
+                else:
+                    self.deepest = high = middle
+            return self._longest_ending_by(high)
+        except OutOfBudget:
+            interrupted = self.budget.interrupted is not None
+            reason = "the run was interrupted" if interrupted else "the time limit ran out"
+            return Answer(
+                UNKNOWN,
+                detail=f"{reason} between bounds: every game ends within "
+                f"{high} steps (no non-terminal state is reachable at depth {high}), and "
+                f"some game lasts {low + 1} or more",
+            )
 
     def _endless(self) -> Answer:
         """Where a non-terminal state is reachable at the horizon: refuted by a line of play
