@@ -18,8 +18,10 @@ arguments first and hand them to the solver as constraints on every layer:
   number in every state, by its number: in checkers, black's capture count + red's pieces
   = 12, which says that a capture count of 12 leaves red no piece to take, so the count
   never runs past the numbers the rules define;
-* limits: a count that steps move one way only, by at most one, e.g. the blank cells of a
-  puzzle (a step fills one cell or none), so at layer t it is within t of its initial value;
+* where there is no counter, limits: a count that steps move one way only, by at most one,
+  e.g. the blank cells of a puzzle (a step fills one cell or none), so at layer t it is
+  within t of its initial value (a counter tells the depth already, and the limits' sums at
+  every layer would only slow the solver down);
 * where there is no counter, a ranking (solvers/ground/ranking.py): fluents that turn only
   one way, one of which every step turns, so that every game ends within a bound.
 
@@ -259,7 +261,7 @@ def find_invariants(
             counters += [pair for pair in pairs if prover.counts_steps(pair, state, budget)]
             limits = [
                 limit
-                for limit in _limit_candidates(counted, features)
+                for limit in (_limit_candidates(counted, features) if not counters else [])
                 if prover.keeps_limit(limit, state, budget)
             ]
             for balance in _balance_candidates(changes, registers + features, budget):
