@@ -317,14 +317,25 @@ def keep_bounds(state: CubicupState) -> list[int]:
     open cubicup of another role (the only legal puts then), a position above level 1 and
     below (7 7 7), which is filled last, by a role's last cube: so at most the empty such
     positions that can still become another role's cubicup (no filled supporter of another
-    colour than that role's), and never the role's last cube."""
+    colour than that role's, no more empty ones than that role has cubes left: only its own
+    cubes can fill them), and never the role's last cube."""
     owned = state.owned
     filled = GROUND_MASK | owned[0] | owned[1] | owned[2]
     candidates = KEEP_MASK & ~filled
+    empty = UPPER_MASK & ~filled
+    one, two, three = empty << 64, empty << 72, empty << 73
+    beyond = (  # the candidates with more empty supporters than the role has cubes left
+        one | two | three,
+        (one & two) | (one & three) | (two & three),
+        one & two & three,
+    )
     possible = []
-    for mask in owned:
+    for mask, cubes in zip(owned, state.cubes, strict=True):
         foreign = filled & ~mask
-        possible.append(candidates & ~((foreign << 64) | (foreign << 72) | (foreign << 73)))
+        blocked = (foreign << 64) | (foreign << 72) | (foreign << 73)
+        if cubes < 3:
+            blocked |= beyond[cubes]
+        possible.append(candidates & ~blocked)
     return [
         min((possible[first] | possible[second]).bit_count(), max(state.cubes[role] - 1, 0))
         for role, (first, second) in enumerate(OTHERS)
