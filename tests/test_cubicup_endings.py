@@ -9,7 +9,7 @@ from functools import cache
 import pytest
 
 from gamecheck.models.base import NEVER
-from gamecheck.models.cubicup import CubicupGame, can_win, keep_bounds, sure_win
+from gamecheck.models.cubicup import CubicupGame, can_win, keep_bound, sure_win
 from tests import naive_cubicup
 from tests.playouts import random_playout
 from tests.test_cubicup import counts, levels, red_green_by_column, state
@@ -33,7 +33,7 @@ def test_four_cubes_in_turn_order_the_fourth_fills_the_top():
     # no position can become a cubicup: control goes yellow, red, green, yellow, and yellow
     # fills (7 7 7) with level 6 one cube of each colour: yellow scores 100 in every line
     start = top_endgame((2, 1, 1), "yellow")
-    assert keep_bounds(start) == [0, 0, 0]
+    assert [keep_bound(start, role) for role in (YELLOW, RED, GREEN)] == [0, 0, 0]
     assert [can_win(start, role) for role in (YELLOW, RED, GREEN)] == [True, False, False]
     assert GAME.steps_to_end(start) == 4
     assert GAME.steps_to_win(start, (YELLOW,)) == 4
@@ -74,7 +74,7 @@ def test_the_last_cube_is_no_keep():
         *counts(1, 1, 1),
         "(control yellow)",
     )
-    assert keep_bounds(start) == [0, 0, 0]  # yellow's last cube; red's and green's too
+    assert [keep_bound(start, role) for role in (YELLOW, RED, GREEN)] == [0, 0, 0]  # last cubes
     assert [can_win(start, role) for role in (YELLOW, RED, GREEN)] == [False, False, True]
     assert all_outcomes(start) == {(0, 0, 100)}
 
@@ -92,7 +92,7 @@ def test_a_keep_on_level_two_lets_a_role_outlast_another():
     empty = {f"(cube 7 7 {z} " for z in range(2, 8)}
     cubes = [fact for fact in levels(1, 7, colour) if fact[:12] not in empty]
     start = state(*cubes, *counts(3, 2, 1), "(control yellow)")
-    assert keep_bounds(start) == [1, 0, 0]
+    assert [keep_bound(start, role) for role in (YELLOW, RED, GREEN)] == [1, 0, 0]
     assert [can_win(start, role) for role in (YELLOW, RED, GREEN)] == [True, True, False]
     assert all_outcomes(start) == {(0, 100, 0)}
 

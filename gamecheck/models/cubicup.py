@@ -269,13 +269,14 @@ def can_win(state: CubicupState, role: int) -> bool:
     the supporters of (7 7 7) all belong to one other role, or some role with cubes outlasts
     it whatever happens (`may_outlast` fails)."""
     owned, cubes = state.owned, state.cubes
+    ahead = (cubes[role], place(state, role))
     for other in OTHERS[role]:
         if owned[other] & TOP_SUPPORT_MASK == TOP_SUPPORT_MASK:
             return False
-    keeps = keep_bounds(state)
-    return all(
-        may_outlast(state, role, other, keeps[other]) for other in OTHERS[role] if cubes[other]
-    )
+        later = cubes[other] and (cubes[other], place(state, other)) > ahead  # without keeps
+        if later and not may_outlast(state, role, other, keep_bound(state, other)):
+            return False
+    return True
 
 
 def sure_win(state: CubicupState, role: int) -> bool:
@@ -286,10 +287,8 @@ def sure_win(state: CubicupState, role: int) -> bool:
     colours = {i for i, mask in enumerate(owned) if mask & TOP_SUPPORT_MASK}
     if role not in colours and len(colours) < 2:
         return False
-    keeps = keep_bounds(state)
-    return not any(
-        may_outlast(state, other, role, keeps[role]) for other in OTHERS[role] if cubes[other]
-    )
+    keeps = keep_bound(state, role)
+    return not any(may_outlast(state, other, role, keeps) for other in OTHERS[role] if cubes[other])
 
 
 def may_outlast(state: CubicupState, x: int, y: int, y_keeps: int) -> bool:
@@ -312,34 +311,33 @@ def place(state: CubicupState, role: int) -> int:
     return (role - state.control) % 3
 
 
-def keep_bounds(state: CubicupState) -> list[int]:
-    """For each role, an upper bound on its keeps (`may_outlast`) from now on. A keep fills an
-    open cubicup of another role (the only legal puts then), a position above level 1 and
-    below (7 7 7), which is filled last, by a role's last cube: so at most the empty such
-    positions that can still become another role's cubicup (no filled supporter of another
-    colour than that role's, no more empty ones than that role has cubes left: only its own
-    cubes can fill them), and never the role's last cube."""
+def keep_bound(state: CubicupState, role: int) -> int:
+    """An upper bound on the role's keeps (`may_outlast`) from now on. A keep fills an open
+    cubicup of another role (the only legal puts then), a position above level 1 and below
+    (7 7 7), which is filled last, by a role's last cube: so at most the empty such positions
+    that can still become another role's cubicup (no filled supporter of another colour than
+    that role's, no more empty ones than that role has cubes left: only its own cubes can
+    fill them), and never the role's last cube."""
+    cubes = state.cubes
+    if cubes[role] <= 1:
+        return 0
     owned = state.owned
     filled = GROUND_MASK | owned[0] | owned[1] | owned[2]
-    candidates = KEEP_MASK & ~filled
     empty = UPPER_MASK & ~filled
     one, two, three = empty << 64, empty << 72, empty << 73
-    beyond = (  # the candidates with more empty supporters than the role has cubes left
+    beyond = (  # the positions with more empty supporters than a role has cubes left
         one | two | three,
         (one & two) | (one & three) | (two & three),
         one & two & three,
     )
-    possible = []
-    for mask, cubes in zip(owned, state.cubes, strict=True):
-        foreign = filled & ~mask
+    possible = 0
+    for other in OTHERS[role]:
+        foreign = filled & ~owned[other]
         blocked = (foreign << 64) | (foreign << 72) | (foreign << 73)
-        if cubes < 3:
-            blocked |= beyond[cubes]
-        possible.append(candidates & ~blocked)
-    return [
-        min((possible[first] | possible[second]).bit_count(), max(state.cubes[role] - 1, 0))
-        for role, (first, second) in enumerate(OTHERS)
-    ]
+        if cubes[other] < 3:
+            blocked |= beyond[cubes[other]]
+        possible |= KEEP_MASK & empty & ~blocked
+    return min(possible.bit_count(), cubes[role] - 1)
 
 
 def set_bits(mask: int) -> Iterator[int]:
