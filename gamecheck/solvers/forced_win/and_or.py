@@ -548,12 +548,15 @@ class Prover:
             used[state] = entry.win
             if entry.win == 0:
                 continue  # a terminal state
-            if entry.choice < 0:  # won at once by the game's ending move
-                wanted = sides.ending_action(key)
-            else:
-                wanted = sides.choices(key)[0][entry.choice]  # the expansion's order
             actions, replies = sides.choices(state)
-            action = next(a for a in actions if self._through(frame, a) == wanted)
+            if len(actions) == 1:
+                action = actions[0]
+            else:
+                if entry.choice < 0:  # won at once by the game's ending move
+                    wanted = sides.ending_action(key)
+                else:
+                    wanted = sides.choices(key)[0][entry.choice]  # the expansion's order
+                action = next(a for a in actions if self._through(frame, a) == wanted)
             strategy[state] = action
             stack.extend(
                 (apply(state, sides.joint(action, reply)), frame, entry.win - 1)
