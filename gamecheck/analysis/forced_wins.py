@@ -14,6 +14,8 @@ of a won state by the rules' counter (analysis/win_bounds.py); from any state, t
 winning line when every role cooperates (no line at all: `none`, proved). Finding these takes
 the rules' invariants (seconds), so the search first gets a few nodes without them: a
 question it settles in them stays quick, and the depth it proved is where the next starts.
+Where the game fixes the number of steps every line takes (`Game.steps_to_end`: cubicup),
+the search alone answers: it starts at that depth, and a loss it proves there holds at all.
 """
 
 from __future__ import annotations
@@ -144,6 +146,8 @@ class _Question:
 
     def answer(self, reachable: bool, find_rules: Callable[[], GroundRules | None]) -> ForcedWin:
         opposed = bool(self.sides.opponents)
+        if opposed and self.game.steps_to_end(self.state) is not None:
+            return self._search(self.node_limit, 0)
         lower = 0
         if opposed or self.last <= QUICK_LINE_DEPTH:
             quick = self._search(min(QUICK_NODES, self.node_limit or QUICK_NODES), 0)

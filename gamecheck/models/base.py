@@ -17,6 +17,9 @@ from gamecheck.errors import IllegalActionError, UnknownRoleError
 State = Hashable
 Action = Hashable
 Joint = tuple
+NEVER = 1 << 40
+"""What `steps_to_win` or `steps_to_loss` answer where the rules prove that no such terminal
+state can be reached at all."""
 Cell = tuple[str, str | None] | None
 """A cell of a drawn board: its text and its owner (a role, or a kind such as `given`; None
 when empty), or None where the board has no cell."""
@@ -77,14 +80,19 @@ class Game(ABC):
 
     def steps_to_win(self, state: State, team: Sequence[int]) -> int:
         """A lower bound on the steps from the non-terminal `state` to a terminal state where
-        every role of `team` (indexes into `roles`) has goal 100 (0: nothing known). A game
-        overrides it only where its rules prove the bound."""
+        every role of `team` (indexes into `roles`) has goal 100 (0: nothing known; NEVER: there
+        is none). A game overrides it only where its rules prove the bound."""
         return 0
 
     def steps_to_loss(self, state: State, team: Sequence[int]) -> int:
         """A lower bound on the steps from the non-terminal `state` to a terminal state where
         some role of `team` has a goal below 100 (0: nothing known); as `steps_to_win`."""
         return 0
+
+    def steps_to_end(self, state: State) -> int | None:
+        """The number of steps every line of play from `state` takes to a terminal state,
+        where the rules fix it (None: they do not, or it is not known)."""
+        return None
 
     def next(self, state: State, joint: Sequence[Action]) -> State:
         """The next state after a joint action; IllegalActionError if it is not legal."""

@@ -16,12 +16,12 @@ Where RULES.md leaves room, this module chooses (and `state_from_facts` enforces
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from gamecheck.errors import BadTermError
 from gamecheck.gdl.terms import numeral, parse_term, term_text
-from gamecheck.models.base import Board, Game
+from gamecheck.models.base import NEVER, Board, Game
 from gamecheck.models.noop import NOOP, NOOP_ONLY, Noop
 
 ROLES = ("yellow", "red", "green")
@@ -52,6 +52,8 @@ GROUND_MASK = sum(1 << bit_of(*p) for p in POSITIONS if p[2] == 0)
 UPPER_MASK = sum(1 << bit_of(*p) for p in UPPER_POSITIONS)
 TOP_BIT = bit_of(7, 7, 7)
 TOP_SUPPORT_MASK = sum(1 << bit_of(*p) for p in ((6, 6, 6), (7, 6, 6), (7, 7, 6)))
+KEEP_MASK = sum(1 << bit_of(*p) for p in UPPER_POSITIONS if 2 <= p[2] < TOP_LEVEL)
+"""The positions a role may fill keeping control: open cubicups (above level 1) but the top."""
 POSITION_SET = frozenset(POSITIONS)
 GROUND_FACTS = frozenset(f"(cube {x} {y} {z} {GROUND})" for x, y, z in POSITIONS if z == 0)
 
@@ -149,6 +151,25 @@ class CubicupGame(Game):
             return (SHARED,) * 3
         return tuple(WIN if i == top_owner else LOSS for i in range(3))
 
+    def steps_to_end(self, state: CubicupState) -> int:
+        """The empty positions: every line fills them all, one a step, (7 7 7) last."""
+        return empty_positions(state)
+
+    def steps_to_win(self, state: CubicupState, team: Sequence[int]) -> int:
+        """Exactly the empty positions (`steps_to_end`), or NEVER
+        when no line is won for the team: for two roles or more (only one role ever scores
+        100), or when its role cannot win (`can_win`)."""
+        if len(team) != 1 or not can_win(state, team[0]):
+            return NEVER
+        return empty_positions(state)
+
+    def steps_to_loss(self, state: CubicupState, team: Sequence[int]) -> int:
+        """Exactly the empty positions, or NEVER when a team of one role wins in every line
+        (`sure_win`)."""
+        if len(team) == 1 and sure_win(state, team[0]):
+            return NEVER
+        return empty_positions(state)
+
     def state_facts(self, state: CubicupState) -> frozenset[str]:
         facts = set(GROUND_FACTS)
         for role, mask in zip(ROLES, state.owned, strict=True):
@@ -227,6 +248,96 @@ def others_cubicups(owned: list[int] | tuple[int, ...], role: int) -> int:
     """The mask of cubicups (open or filled) of the roles other than `role`."""
     first, second = OTHERS[role]
     return supported(owned[first]) | supported(owned[second])
+
+
+# -- who can still win: the forced-win search's bounds ---------------------------------------
+# Every game fills all 84 positions, (7 7 7) last (its support cone is the whole pyramid), so
+# from a state with E empty positions every line takes exactly E steps. The cube counts add up
+# to E and only a role's own moves lower its count, so every role places all its cubes: the
+# role that fills (7 7 7) is the one whose cubes run out last, and it wins unless (6 6 6),
+# (7 6 6), (7 7 6) all belong to one other role.
+
+
+def empty_positions(state: CubicupState) -> int:
+    """The number of empty positions: the steps every line of play from `state` takes."""
+    owned = state.owned
+    return (UPPER_MASK & ~(owned[0] | owned[1] | owned[2])).bit_count()
+
+
+def can_win(state: CubicupState, role: int) -> bool:
+    """False when `role` wins (goal 100) in no line of play from the non-terminal `state`:
+    the supporters of (7 7 7) all belong to one other role, or some role with cubes outlasts
+    it whatever happens (`may_outlast` fails)."""
+    owned, cubes = state.owned, state.cubes
+    ahead = (cubes[role], place(state, role))
+    for other in OTHERS[role]:
+        if owned[other] & TOP_SUPPORT_MASK == TOP_SUPPORT_MASK:
+            return False
+        later = cubes[other] and (cubes[other], place(state, other)) > ahead  # without keeps
+        if later and not may_outlast(state, role, other, keep_bound(state, other)):
+            return False
+    return True
+
+
+def sure_win(state: CubicupState, role: int) -> bool:
+    """True when `role` wins (goal 100) in every line of play from the non-terminal `state`:
+    no other role with cubes may outlast it (`may_outlast`), so it fills (7 7 7), and a
+    supporter of (7 7 7) is its own or two are of different colours."""
+    owned, cubes = state.owned, state.cubes
+    colours = {i for i, mask in enumerate(owned) if mask & TOP_SUPPORT_MASK}
+    if role not in colours and len(colours) < 2:
+        return False
+    keeps = keep_bound(state, role)
+    return not any(may_outlast(state, other, role, keeps) for other in OTHERS[role] if cubes[other])
+
+
+def may_outlast(state: CubicupState, x: int, y: int, y_keeps: int) -> bool:
+    """False when X cannot place a cube after Y's last (Y has cubes and keeps control at most
+    `y_keeps` more times): X may only if (c_X, place of X) > (c_Y - k_Y, place of Y).
+
+    Proof. A *turn* is a run of steps with one controller; a *keep* is a move after which the
+    mover keeps control by rule (a). While X and Y both have cubes their turns alternate
+    (control passes to the next role in the order that has cubes, rule (b) cannot apply),
+    the first being that of the one with the lower place (0: the controller, whose current
+    turn counts). Y's last cube is never a keep, so each of Y's turns ends with a move that
+    is not a keep: Y has c_Y - k_Y turns. Each of X's turns takes a cube. So if X places a
+    cube after Y's last, X has at least c_Y - k_Y turns, one more if its place is lower."""
+    cubes = state.cubes
+    return (cubes[x], place(state, x)) > (cubes[y] - y_keeps, place(state, y))
+
+
+def place(state: CubicupState, role: int) -> int:
+    """The role's place in the order of turns from the controller's (0)."""
+    return (role - state.control) % 3
+
+
+def keep_bound(state: CubicupState, role: int) -> int:
+    """An upper bound on the role's keeps (`may_outlast`) from now on. A keep fills an open
+    cubicup of another role (the only legal puts then), a position above level 1 and below
+    (7 7 7), which is filled last, by a role's last cube: so at most the empty such positions
+    that can still become another role's cubicup (no filled supporter of another colour than
+    that role's, no more empty ones than that role has cubes left: only its own cubes can
+    fill them), and never the role's last cube."""
+    cubes = state.cubes
+    if cubes[role] <= 1:
+        return 0
+    owned = state.owned
+    filled = GROUND_MASK | owned[0] | owned[1] | owned[2]
+    empty = UPPER_MASK & ~filled
+    one, two, three = empty << 64, empty << 72, empty << 73
+    beyond = (  # the positions with more empty supporters than a role has cubes left
+        one | two | three,
+        (one & two) | (one & three) | (two & three),
+        one & two & three,
+    )
+    possible = 0
+    for other in OTHERS[role]:
+        foreign = filled & ~owned[other]
+        blocked = (foreign << 64) | (foreign << 72) | (foreign << 73)
+        if cubes[other] < 3:
+            blocked |= beyond[cubes[other]]
+        possible |= KEEP_MASK & empty & ~blocked
+    return min(possible.bit_count(), cubes[role] - 1)
 
 
 def set_bits(mask: int) -> Iterator[int]:

@@ -38,11 +38,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gamecheck.budget import Budget, OutOfBudget
-from gamecheck.models.base import State
+from gamecheck.models.base import NEVER, State
 from gamecheck.solvers.forced_win.sides import Sides, TeamAction
 from gamecheck.solvers.forced_win.symmetry import Symmetry, Transform, map_team_action
 
-INFINITE = 1 << 40
+INFINITE = NEVER
 """A depth beyond any game: a loss proved for it holds at every depth."""
 SOLVED_LIMIT = 2_000_000
 """Past this many proved states, the table keeps its terminal states and its deepest proofs
@@ -203,7 +203,7 @@ class Prover:
         """Record a terminal state as won at depth 0 or lost at every depth, a state that a
         move ends at once as won within 1 or lost at every depth (`Sides.ends_now`), and
         another state as lost within m - 1 when the rules prove that a win takes at least m
-        steps (`Sides.steps_to_win`)."""
+        steps (`Sides.steps_to_win`; at every depth when they prove there is none)."""
         if key in self.solved:
             return
         if self.game.is_terminal(key):
@@ -222,7 +222,7 @@ class Prover:
             return
         steps = self.sides.steps_to_win(key)
         if steps > 1:
-            self.solved[key] = _Solved(loss=steps - 1)
+            self.solved[key] = _Solved(loss=INFINITE if steps >= NEVER else steps - 1)
 
     def _known(self, key: State, depth: int) -> int | None:
         entry = self.solved.get(key)
@@ -244,13 +244,6 @@ class Prover:
         entry = self.solved.setdefault(key, _Solved())
         entry.loss = max(entry.loss, depth)
         return -1 - depth
-
-    def _expand(self, key: State) -> _Expansion:
-        """The moves of a non-terminal state; every new child is classified."""
-        expansion = self.expansions.get(key)
-        if expansion is None:
-            expansion = self._make_expansion(key, self.sides.choices(key))
-        return expansion
 
     def _make_expansion(self, key: State, choices: tuple[list, list]) -> _Expansion:
         sides, apply, child_key = self.sides, self.game.apply, self.key
@@ -555,12 +548,15 @@ class Prover:
             used[state] = entry.win
             if entry.win == 0:
                 continue  # a terminal state
-            if entry.choice < 0:  # won at once by the game's ending move
-                wanted = sides.ending_action(key)
-            else:
-                wanted = self._expand(key).actions[entry.choice]
             actions, replies = sides.choices(state)
-            action = next(a for a in actions if self._through(frame, a) == wanted)
+            if len(actions) == 1:
+                action = actions[0]
+            else:
+                if entry.choice < 0:  # won at once by the game's ending move
+                    wanted = sides.ending_action(key)
+                else:
+                    wanted = sides.choices(key)[0][entry.choice]  # the expansion's order
+                action = next(a for a in actions if self._through(frame, a) == wanted)
             strategy[state] = action
             stack.extend(
                 (apply(state, sides.joint(action, reply)), frame, entry.win - 1)

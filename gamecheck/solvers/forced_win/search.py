@@ -12,8 +12,10 @@ spoiler search takes turns between theirs, with a fixed share of all the nodes: 
 question, deepened on tables of its own, can the opponents force the game to end without the
 team's win (sides.py `Spoilers`)? Once that is proved, the team has no forced win at any
 depth. Each of the two takes the states the other proved won as lost at every depth
-(and_or.py `share_wins`). Every strategy found is replayed by `check_strategy` (on the
-checked `next`) before it is returned.
+(and_or.py `share_wins`). Where every line of play takes the same number of steps (the
+game's `steps_to_end`), there is no spoiler search: every leaf of the search at that depth
+is terminal, so a loss it proves holds at every depth. Every strategy found is replayed by
+`check_strategy` (on the checked `next`) before it is returned.
 """
 
 from __future__ import annotations
@@ -154,7 +156,8 @@ def forced_win(
     )
     counter = NodeCounter(budget, node_limit, lambda _: bar.update(CHECK_EVERY))
     prover = Prover(sides, counter, symmetry_of(game, sides.team))
-    spoilers = _SpoilerSearch(sides, counter) if sides.opponents else None
+    fixed_length = game.steps_to_end(state) is not None
+    spoilers = _SpoilerSearch(sides, counter) if sides.opponents and not fixed_length else None
     if spoilers is not None:
         share_wins(prover, spoilers.prover)
     answer = _Answer(game, roles[0], sides, max_depth, counter, time.monotonic(), lower_bound)
