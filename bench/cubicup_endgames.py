@@ -5,14 +5,15 @@
 For the positions K steps before the end of the random playouts with seeds 0..PLAYOUTS-1 (the
 positions of `gamecheck forced-win cubicup --endgames PLAYOUTS --before K`), asks each role
 `forced_win` with at most NODES nodes, and prints per status the questions, their nodes and
-their seconds (--each: one `seed role status nodes seconds` line per question too). Nodes do
-not depend on the machine's load; seconds do.
+their seconds as a table and one JSON line (--each: one `seed role status nodes seconds` line
+per question first). Nodes do not depend on the machine's load; seconds do.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import json
 import time
 
 from gamecheck.analysis.endgames import endgame_positions
@@ -41,12 +42,24 @@ def main() -> None:
             seconds[status] += result.seconds
             if args.each:
                 print(position.seed, role, status, result.nodes, f"{result.seconds:.1f}")
+    print(f"{'status':8} {'questions':>9} {'nodes':>10} {'s':>8}")
     for status in sorted(questions):
-        print(
-            f"{status}: {questions[status]} questions, {nodes[status]} nodes, "
-            f"{seconds[status]:.1f} s"
+        print(f"{status:8} {questions[status]:>9} {nodes[status]:>10} {seconds[status]:>8.1f}")
+    total = round(time.monotonic() - started, 1)
+    print(f"total {total} s")
+    rows = {
+        status: {
+            "questions": questions[status],
+            "nodes": nodes[status],
+            "seconds": round(seconds[status], 3),
+        }
+        for status in sorted(questions)
+    }
+    print(
+        json.dumps(
+            {"benchmark": "cubicup_endgames", **vars(args), "results": rows, "seconds": total}
         )
-    print(f"total {time.monotonic() - started:.1f} s")
+    )
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import pytest
 from gamecheck.analysis.loading import load_rule_sheet
 from gamecheck.budget import Budget
 from gamecheck.models import get_game
+from gamecheck.models.base import NEVER
 from gamecheck.solvers.forced_win.and_or import INFINITE, NodeCounter, Prover
 from gamecheck.solvers.forced_win.search import Status, forced_win
 from gamecheck.solvers.forced_win.sides import Sides
@@ -149,9 +150,8 @@ XROW, OROW = 0, 3
         (TICTACTOE3D.initial_state(), (XROW,), 21, 24),
         (TICTACTOE3D.initial_state(), (OROW,), 24, 21),
         (TICTACTOE3D.initial_state(), (XROW, 1, 2), 21, 24),
-        # both sides never all win (the first line ends it): a step past 64 marks of 3 steps;
-        # X's line leaves O's roles at 0
-        (TICTACTOE3D.initial_state(), (XROW, OROW), 193, 21),
+        # both sides never all win (the first line ends it); X's line leaves O's roles at 0
+        (TICTACTOE3D.initial_state(), (XROW, OROW), NEVER, 21),
         (THREE_X, (XROW,), 6, 15),
         (THREE_X, (OROW,), 15, 6),
         (ROW_ONE_SELECTED, (XROW,), 2, 17),

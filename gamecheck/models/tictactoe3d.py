@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from gamecheck.errors import BadTermError
 from gamecheck.gdl.terms import parse_term, term_text
-from gamecheck.models.base import Board, Game
+from gamecheck.models.base import NEVER, Board, Game
 
 ROLES = ("xrow", "xcolumn", "xlevel", "orow", "ocolumn", "olevel")
 TEAMS = ("x", "o")
@@ -176,14 +176,13 @@ class Tictactoe3dGame(Game):
     def steps_to_win(self, state: Tictactoe3dState, team: Sequence[int]) -> int:
         """A team of one side wins with its marks on a line free of the other side's: as many
         more marks as that line has blank cells, its side's turns coming every 6 steps (the
-        sides alternate whole marks of 3 steps). A team of both sides never wins: the first
-        line ends the game, and one mark completes lines of its own side only. Never is a
-        step past the end of the game (every blank cell marked)."""
+        sides alternate whole marks of 3 steps). A team of both sides never wins (NEVER):
+        the first line ends the game, and one mark completes lines of its own side only."""
         if self.is_terminal(state):
             return 0
         sides = {role // 3 for role in team}
         if len(sides) > 1:
-            return _steps_left(state) + 1
+            return NEVER
         return _steps_to_line(state, sides.pop())
 
     def steps_to_loss(self, state: Tictactoe3dState, team: Sequence[int]) -> int:
@@ -328,12 +327,12 @@ def _steps_left(state: Tictactoe3dState) -> int:
 def _steps_to_line(state: Tictactoe3dState, side: int) -> int:
     """The fewest steps before `side` (0: x, 1: o) can have a line: the fewest blank cells on
     a line with none of the other side's marks, each a mark of its own (the mark under way
-    first if it is its turn); a step past the end of the game if no such line is left."""
+    first if it is its turn); NEVER if no such line is left."""
     other = state.o_marks if side == 0 else state.x_marks
     blanks = state.blanks
     marks = min(((line & blanks).bit_count() for line in LINES if not line & other), default=None)
     if marks is None:
-        return _steps_left(state) + 1
+        return NEVER
     done = sum(1 for value in state.selected if value)
     if state.control // 3 != side:
         done -= len(KINDS)  # the other side's mark comes first
