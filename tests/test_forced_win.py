@@ -10,7 +10,7 @@ import pytest
 
 from gamecheck.analysis.loading import load_game
 from gamecheck.analysis.playouts import random_steps
-from gamecheck.budget import Budget
+from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.models import get_game
 from gamecheck.solvers.forced_win.and_or import NodeCounter, Prover
 from gamecheck.solvers.forced_win.search import Status, forced_win
@@ -277,6 +277,23 @@ def test_the_checker_rejects_wrong_strategies():
     missing = {state: action for state, action in strategy.items() if state != some_state}
     with pytest.raises(StrategyCheckFailure, match="has no action"):
         check_strategy(TICTACTOE3D, ["xrow"], start, missing, 6)
+
+
+def test_a_replay_out_of_time_is_no_answer(monkeypatch):
+    # the strategy found is replayed before it is reported: when the time runs out in the
+    # replay, the checker says so (neither wins nor fails), and the search answers unknown,
+    # with no win proved below the depth found (6, by hand: tests above)
+    start = tictactoe3d_state(ROW_ONE_X, ROW_ONE_O, "orow", "xrow", "orow")
+    strategy = forced_win(TICTACTOE3D, "xrow", start=start).strategy.actions
+    with pytest.raises(OutOfBudget):
+        check_strategy(TICTACTOE3D, ["xrow"], start, strategy, 6, budget=Budget(0))
+
+    def out_of_time(*args, budget=None):
+        raise OutOfBudget("the time limit ran out")
+
+    monkeypatch.setattr("gamecheck.solvers.forced_win.search.check_strategy", out_of_time)
+    result = forced_win(TICTACTOE3D, "xrow", start=start)
+    assert (result.status, result.depth, result.searched_depth) == (Status.UNKNOWN, None, 5)
 
 
 def test_the_checker_rejects_losing_and_illegal_actions():

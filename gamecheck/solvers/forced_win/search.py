@@ -184,13 +184,13 @@ def forced_win(
             return answer.result(Status.NONE, searched)
         counter.node_limit = None  # a proved win's strategy is extracted within the time left
         actions = prover.strategy(state, depth)
-    except OutOfBudget:
+        return answer.found(Strategy(sides.team_roles, state, depth, actions))
+    except OutOfBudget:  # a win whose replay did not end in time is not reported
         return answer.result(Status.UNKNOWN, searched)
     finally:
         bar.close()
         if collecting:
             gc.enable()
-    return answer.found(Strategy(sides.team_roles, state, depth, actions))
 
 
 def depth_bound(game: Game, max_depth: int | None) -> int:
@@ -310,7 +310,12 @@ class _Answer:
     def found(self, strategy: Strategy) -> ForcedWin:
         """The answer `found`, once the strategy passed its replay."""
         size = check_strategy(
-            self.game, strategy.team, strategy.start, strategy.actions, strategy.depth
+            self.game,
+            strategy.team,
+            strategy.start,
+            strategy.actions,
+            strategy.depth,
+            budget=self.counter.budget,
         )
         return self.result(
             Status.FOUND,

@@ -12,10 +12,13 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 
+from gamecheck.budget import Budget
 from gamecheck.errors import CrossCheckFailure, GamecheckError
 from gamecheck.models.base import Game, State
 
 WIN = 100
+CHECK_EVERY = 1024
+"""States replayed between two looks at the budget."""
 
 
 class StrategyCheckFailure(CrossCheckFailure):
@@ -29,10 +32,12 @@ def check_strategy(
     start: State,
     strategy: Mapping[State, tuple],
     depth: int,
+    budget: Budget | None = None,
 ) -> int:
     """Raise StrategyCheckFailure unless `strategy` wins for the `team` roles (in role order)
     from `start` within `depth` steps against every joint reply of the other roles; return
-    the number of distinct states where the team had a choice."""
+    the number of distinct states where the team had a choice. OutOfBudget if the `budget`
+    ends first (a strategy of a million states takes a while)."""
     positions = [game.role_index(role) for role in team]
     others = [role for role in game.roles if role not in team]
     proved: dict[State, int] = {}  # state -> fewest remaining steps it was checked with
@@ -46,6 +51,8 @@ def check_strategy(
     def check(state: State, remaining: int) -> None:
         if proved.get(state, remaining + 1) <= remaining:
             return
+        if budget is not None and len(proved) % CHECK_EVERY == 0:
+            budget.check()
         if game.is_terminal(state):
             goals = game.goals(state)
             for role, position in zip(team, positions, strict=True):
