@@ -179,7 +179,7 @@ def test_bad_state_files_name_the_file(capsys, tmp_path, text, message):
 
 
 def test_a_failed_strategy_check_exits_3(capsys, monkeypatch, one_jump):
-    def reject(*args):
+    def reject(*args, budget=None):
         raise StrategyCheckFailure("the strategy loses")
 
     monkeypatch.setattr(gamecheck.solvers.forced_win.search, "check_strategy", reject)
