@@ -4,11 +4,13 @@ hand (RULES.md, the rule sheets in tests/data/gdl)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+from gamecheck.analysis import endgames
 from gamecheck.analysis.endgames import endgame_positions, endgame_study, settled_depth
 from gamecheck.analysis.forced_wins import QUICK_NODES, solve_forced_win
 from gamecheck.analysis.loading import load_game
@@ -80,6 +82,28 @@ def test_a_stuck_game_is_reported_not_answered(capsys):
     study = ["forced-win", STUCK, "--endgames", "2", "--before", "1"]
     status, out = main(study), capsys.readouterr()
     assert status == 1 and "role p has no legal action" in out.err
+
+
+def test_a_question_whose_share_went_to_setup_is_asked_again(monkeypatch):
+    # The first question of a study pays for what is made once (ground rules, tables): a
+    # share gone before its first node is no answer, so it is asked once more. Stand-in:
+    # the first call of each study ends unknown at once, as a spent share would.
+    calls = []
+    real = endgames.solve_forced_win
+
+    def spent_first(*args, **kwargs):
+        calls.append(kwargs["start"])
+        if len(calls) == 1:
+            spent = real(*args, **{**kwargs, "max_depth": 0})
+            return replace(spent, status=Status.UNKNOWN, nodes=0)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(endgames, "solve_forced_win", spent_first)
+    game = get_game("tictactoe3d")
+    positions = endgame_positions(game, 1, [3])
+    study = endgame_study(game, positions, team=["xrow", "xcolumn", "xlevel"]).rows
+    assert len(calls) == 2 and calls[0] is calls[1]
+    assert list(study["status"]) != ["unknown"] and settled_depth(study) == 3
 
 
 def test_team_endgame_study_one_mark_before_the_end():

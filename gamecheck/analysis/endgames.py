@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import pandas as pd
 
@@ -114,8 +115,10 @@ def endgame_study(
     """One row per position and team (each asked role's team, once; or the given `team`):
     can it force a win within `before` steps?
 
-    Each search gets an equal share of the time still left for the searches still to do,
-    and at most `node_limit` nodes (a budget that gives the same answers on any machine).
+    Each search gets an equal share of the time still left for the searches still to do
+    (and once more if it ended before its first node, the share taken by what is made
+    once for all: ground rules, tables), and at most `node_limit` nodes (a budget that
+    gives the same answers on any machine).
     """
     budget = budget or Budget()
     if team is not None:
@@ -128,17 +131,21 @@ def endgame_study(
     searches = [(position, team) for position in positions for team in groups]
     rows = []
     for done, (position, team) in enumerate(searches):
-        result = solve_forced_win(
+        ask = partial(
+            solve_forced_win,
             game,
             team=team,
             start=position.state,
             reachable=True,
             max_depth=position.before,
-            budget=budget.part(share=1 / (len(searches) - done)),
             node_limit=node_limit,
             progress=progress,
             rules=rules,
         )
+        result = ask(budget=budget.part(share=1 / (len(searches) - done)))
+        if result.status is Status.UNKNOWN and result.nodes == 0:
+            # what is made once for all (ground rules, tables) took its share: once more
+            result = ask(budget=budget.part(share=1 / (len(searches) - done)))
         rows.append(
             {
                 "seed": position.seed,
