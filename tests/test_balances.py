@@ -120,10 +120,8 @@ def test_numbers_written_with_a_shared_prefix():
     assert invariants._numbers([("f", "1"), "2"]) is None
 
 
-def test_a_counter_broken_by_the_first_step_alone_is_not_proved():
-    # By hand: from the initial state (no token) the first step places two tokens; every
-    # later step places one. "tokens grow by one every step" holds for every step that
-    # has a step before it, so only the base case of the induction refutes it.
+def first_step_tokens():
+    """first_step.kif's ground system and the circuit literals of its token fluents."""
     game = GdlGame.from_file(SHEETS / "first_step.kif")
     system = ground(game.rules, "first_step")
     tokens = tuple(
@@ -131,6 +129,14 @@ def test_a_counter_broken_by_the_first_step_alone_is_not_proved():
         for fluent, node in zip(system.fluents, system.fluent_nodes, strict=True)
         if fluent[0] == "token"
     )
+    return system, tokens
+
+
+def test_a_counter_broken_by_the_first_step_alone_is_not_proved():
+    # By hand: from the initial state (no token) the first step places two tokens; every
+    # later step places one. "tokens grow by one every step" holds for every step that
+    # has a step before it, so only the base case of the induction refutes it.
+    system, tokens = first_step_tokens()
     one_more = invariants.Counter(
         features=((1, tokens),), start=0, steps=(((1, 0),),), description="tokens"
     )
@@ -195,13 +201,7 @@ def test_the_earliest_win_waits_for_every_cell_to_be_filled():
 def test_a_limit_broken_by_the_first_step_alone_is_not_proved():
     # first_step.kif: the first step places two tokens, every later step one, so "at most
     # one more token a step" fails only on the first step: the base case refutes it
-    game = GdlGame.from_file(SHEETS / "first_step.kif")
-    system = ground(game.rules, "first_step")
-    tokens = tuple(
-        node
-        for fluent, node in zip(system.fluents, system.fluent_nodes, strict=True)
-        if fluent[0] == "token"
-    )
+    system, tokens = first_step_tokens()
     one_more = invariants.Limit(tokens, start=0, sign=1, description="tokens")
     with invariants.CnfUnrolling(system, free_start=True) as unrolling:
         prover = invariants._Induction(system, unrolling)
