@@ -83,6 +83,8 @@ would falsify it this many times on average: never seeing it fail then means som
 PAIR_BLOCK = 256
 """Atoms whose pairs are compared at once (a block x atoms matrix) between budget checks."""
 PAIR_GROUP = 256
+"""Groups over two arguments of more fluents than this are not tried (a 16 x 16 board's
+cells for one role are; a whole relation of thousands, whose candidates seldom hold, not)."""
 SMALL_RELATION = 48
 """Relations with at most this many fluents are bookkeeping (control, turn, selections)."""
 MAX_LABELS = 10
@@ -369,8 +371,8 @@ def _one_of(system, members: list[int], values, text: str, family: str) -> list[
 def _pair_groups(fluents: tuple[Term, ...]) -> dict[tuple, list[int]]:
     """Fluents that differ in two arguments only, keyed by (relation, the two positions, the
     other arguments): one role's position (x y) on a board. Groups of more than PAIR_GROUP
-    fluents are left out (at most one of them is a gate for every pair), and so are those
-    one argument tells apart (a group of `_groups`)."""
+    fluents are left out, and so are those one argument tells apart (a group of
+    `_groups`)."""
     groups: dict[tuple, list[int]] = {}
     for index, fluent in enumerate(fluents):
         if isinstance(fluent, tuple) and len(fluent) > 2:
