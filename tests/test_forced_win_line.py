@@ -106,6 +106,21 @@ def test_a_question_whose_share_went_to_setup_is_asked_again(monkeypatch):
     assert list(study["status"]) != ["unknown"] and settled_depth(study) == 3
 
 
+def test_a_study_out_of_time_asks_each_question_once(monkeypatch):
+    # with the study's time gone, a question ended before its first node is not asked again:
+    # the time limit ends the study
+    calls = []
+    real = endgames.solve_forced_win
+    monkeypatch.setattr(
+        endgames, "solve_forced_win", lambda *a, **k: calls.append(1) or real(*a, **k)
+    )
+    game = get_game("tictactoe3d")
+    positions = endgame_positions(game, 2, [3])
+    team = ["xrow", "xcolumn", "xlevel"]
+    study = endgame_study(game, positions, team=team, budget=Budget(0)).rows
+    assert len(calls) == len(study) == 2
+
+
 def test_team_endgame_study_one_mark_before_the_end():
     # Three steps before the end of a tictactoe3d playout one team opens its last mark; it
     # chooses all three coordinates, so it forces the win exactly when the playout's last

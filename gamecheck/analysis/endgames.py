@@ -143,7 +143,7 @@ def endgame_study(
             rules=rules,
         )
         result = ask(budget=budget.part(share=1 / (len(searches) - done)))
-        if result.status is Status.UNKNOWN and result.nodes == 0:
+        if result.status is Status.UNKNOWN and result.nodes == 0 and not budget.expired:
             # what is made once for all (ground rules, tables) took its share: once more
             result = ask(budget=budget.part(share=1 / (len(searches) - done)))
         rows.append(
