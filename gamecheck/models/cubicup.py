@@ -239,9 +239,16 @@ class CubicupGame(Game):
         return Board(tuple(grids), f"{ROLES[state.control]} to play")
 
 
+def held_up(mask: int) -> tuple[int, int, int]:
+    """The mask moved onto the positions each of its positions supports, one shift for each
+    of the three supporters a position has: (x-1 y-1 z-1), (x y-1 z-1), (x y z-1)."""
+    return mask << 64, mask << 72, mask << 73
+
+
 def supported(filled: int) -> int:
     """The mask of positions above level 0 whose three supporters are all in `filled`."""
-    return (filled << 64) & (filled << 72) & (filled << 73) & UPPER_MASK
+    first, second, third = held_up(filled)
+    return first & second & third & UPPER_MASK
 
 
 def others_cubicups(owned: list[int] | tuple[int, ...], role: int) -> int:
@@ -324,7 +331,7 @@ def keep_bound(state: CubicupState, role: int) -> int:
     owned = state.owned
     filled = GROUND_MASK | owned[0] | owned[1] | owned[2]
     empty = UPPER_MASK & ~filled
-    one, two, three = empty << 64, empty << 72, empty << 73
+    one, two, three = held_up(empty)
     beyond = (  # the positions with more empty supporters than a role has cubes left
         one | two | three,
         (one & two) | (one & three) | (two & three),
@@ -333,7 +340,8 @@ def keep_bound(state: CubicupState, role: int) -> int:
     possible = 0
     for other in OTHERS[role]:
         foreign = filled & ~owned[other]
-        blocked = (foreign << 64) | (foreign << 72) | (foreign << 73)
+        first, second, third = held_up(foreign)
+        blocked = first | second | third
         if cubes[other] < 3:
             blocked |= beyond[cubes[other]]
         possible |= KEEP_MASK & empty & ~blocked
