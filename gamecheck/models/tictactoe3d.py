@@ -321,7 +321,12 @@ class Tictactoe3dGame(Game):
 
 def _steps_left(state: Tictactoe3dState) -> int:
     """The steps until every blank cell is marked, if no line ends the game first."""
-    return len(KINDS) * state.blanks.bit_count() - sum(1 for value in state.selected if value)
+    return len(KINDS) * state.blanks.bit_count() - _selections(state)
+
+
+def _selections(state: Tictactoe3dState) -> int:
+    """The coordinates selected so far in the mark under way."""
+    return sum(1 for value in state.selected if value)
 
 
 def _steps_to_line(state: Tictactoe3dState, side: int) -> int:
@@ -333,7 +338,7 @@ def _steps_to_line(state: Tictactoe3dState, side: int) -> int:
     marks = min(((line & blanks).bit_count() for line in LINES if not line & other), default=None)
     if marks is None:
         return NEVER
-    done = sum(1 for value in state.selected if value)
+    done = _selections(state)
     if state.control // 3 != side:
         done -= len(KINDS)  # the other side's mark comes first
     return len(KINDS) - done + 2 * len(KINDS) * (marks - 1)
