@@ -901,13 +901,9 @@ class _Induction:
     def _beyond(self, limit: Limit, t: int) -> Lit:
         """A solver literal (fresh): the step from layer t moves the limit's count against
         its sign, or by more than one."""
-        unrolling = self.unrolling
-        beyond, back, over = (unrolling.new_variable() for _ in range(3))
+        beyond = self.unrolling.new_variable()
         change = self._sum_change([(limit.sign, literal) for literal in limit.literals], t)
-        most = len(limit.literals)
-        unrolling.add_linear(change, -most, -1, condition=back)
-        unrolling.add_linear(change, 2, most, condition=over)
-        unrolling.add_clause([-beyond, back, over])
+        self.unrolling.add_clause([-beyond, *self._outside(change, 0, 1)])
         return beyond
 
     def _k_induction(self, broken, state, budget: Budget, k: int, *, kept: Lit = True):
@@ -954,14 +950,21 @@ class _Induction:
         """A solver literal (fresh): the step from layer t changes the balance's sum, or
         what it is `holding` fails after it."""
         unrolling = self.unrolling
-        changed, below, above = (unrolling.new_variable() for _ in range(3))
+        changed = unrolling.new_variable()
         change = self._sum_change(balance.terms, t)
-        most = sum(abs(weight) for weight, _ in change)
-        unrolling.add_linear(change, -most, -1, condition=below)
-        unrolling.add_linear(change, 1, most, condition=above)
         broken = [negate(unrolling.literal(held.literal, t + 1)) for held in balance.holding]
-        unrolling.add_clause([-changed, below, above, *broken])
+        unrolling.add_clause([-changed, *self._outside(change, 0, 0), *broken])
         return changed
+
+    def _outside(self, change: list[tuple[int, Lit]], low: int, high: int) -> list[Lit]:
+        """Two solver literals (fresh): the first holds only where the weighted sum of the
+        `change` terms is below `low`, the second only where it is above `high`."""
+        unrolling = self.unrolling
+        most = sum(abs(weight) for weight, _ in change)
+        below, above = unrolling.new_variable(), unrolling.new_variable()
+        unrolling.add_linear(change, -most, low - 1, condition=below)
+        unrolling.add_linear(change, high + 1, most, condition=above)
+        return [below, above]
 
     def _sum_change(self, terms: list[tuple[int, int]], t: int) -> list[tuple[int, Lit]]:
         """(weight, solver literal) terms whose sum is how the step after layer t changes
