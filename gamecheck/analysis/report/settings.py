@@ -95,6 +95,8 @@ _FULL_BY_GAME = {
     "sudoku": {"forced_win_nodes": 50_000, "sudoku_count_cap": 1000, **_ONE_ROLE},
     "cubicup": {"uct_playouts": 30, "opening_uct_playouts": 0},
     "tictactoe3d": {"uct_playouts": 20, "opening_uct_playouts": 4},
+    # Settling ttcc4's red and yellow to the end takes 2.8M and 0.9M nodes (about 3 min).
+    "ttcc4": {"forced_win_nodes": 4_000_000, "forced_win_time_limit": 600.0},
 }
 _QUICK_BY_GAME = {
     "cubicup": {"forced_win_nodes": 20_000},
