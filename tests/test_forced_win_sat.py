@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from gamecheck.analysis.loading import load_game, load_rule_sheet
+from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.cli import main
 from gamecheck.models import get_game
 from gamecheck.solvers.forced_win.sat import forced_win_sat
@@ -58,6 +59,23 @@ def test_tictactoe3d_double_threat_by_hand():
     assert (result.status, result.depth, result.first_action) == (Status.FOUND, 6, "noop")
     assert result.strategy_size == 50
     assert sat("tictactoe3d", "xcolumn", start, max_depth=6).status is Status.NONE
+
+
+def test_a_replay_out_of_time_is_no_answer(monkeypatch):
+    # as for the search (test_forced_win.py): a win whose replay the time limit ends is not
+    # reported; no win within 5 steps stays proved (found at 6 by hand above)
+    budget = Budget()
+
+    def out_of_time(game, team, start, strategy, depth, replay_budget):
+        assert replay_budget is budget
+        raise OutOfBudget("the time limit ran out")
+
+    monkeypatch.setattr("gamecheck.solvers.forced_win.sat.check_strategy", out_of_time)
+    start = tictactoe3d_state(ROW_ONE_X, ROW_ONE_O, "orow", "xrow", "orow")
+    game = load_game("tictactoe3d")
+    system = system_of("tictactoe3d")
+    result = forced_win_sat(game, "xrow", system, start=start, budget=budget)
+    assert (result.status, result.depth, result.searched_depth) == (Status.UNKNOWN, None, 5)
 
 
 def test_simultaneous_moves():

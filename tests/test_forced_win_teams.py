@@ -167,6 +167,17 @@ def test_a_strategy_too_slow_for_its_depth_exits_3(capsys, team_strategy):
     assert status == 3 and "not over within the depth" in out
 
 
+def test_a_replay_the_time_limit_ends_is_unknown(capsys, team_strategy):
+    # reading the sheet alone takes longer than a microsecond: the replay's first look at
+    # the budget ends it
+    args = ("check-strategy", "tictactoe3d", str(team_strategy), "--time-limit", "0.000001")
+    status, out, _ = run(capsys, *args)
+    assert status == 4 and "unknown: the time limit ran out" in out
+    status, out, _ = run(capsys, *args, "--json")
+    answer = json.loads(out)
+    assert status == 4 and (answer["wins"], answer["failure"]) == (None, None)
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

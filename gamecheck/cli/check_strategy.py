@@ -6,16 +6,16 @@ used: from its start state, the team plays the file's actions and the other role
 joint reply, and every line must end within the file's depth with goal 100 for every team
 role. A strategy that fails is exit status 3, with the state where it fails: the check is the
 independent cross-check of what forced-win found (a failure is a bug to report), and a script
-can tell it from defective rules (1).
+can tell it from defective rules (1). A replay that the time limit ends is unknown (4).
 """
 
 from __future__ import annotations
 
 import json
 
-from gamecheck.budget import Budget
-from gamecheck.cli import BUG, OK
-from gamecheck.cli.options import add_json
+from gamecheck.budget import Budget, OutOfBudget
+from gamecheck.cli import BUG, OK, UNKNOWN
+from gamecheck.cli.options import add_json, add_time_limit
 
 
 def register(subparsers) -> None:
@@ -24,6 +24,7 @@ def register(subparsers) -> None:
     )
     parser.add_argument("game", metavar="GAME", help="a built-in game name or a GDL rule sheet")
     parser.add_argument("file", metavar="FILE", help="a strategy file (JSON)")
+    add_time_limit(parser, "stop the replay after S seconds: the answer is then unknown")
     add_json(parser)
     parser.set_defaults(run=run)
 
@@ -37,13 +38,16 @@ def run(args, budget: Budget) -> int:
 
     sheet = load_rule_sheet(args.game)
     strategy = read_strategy(sheet, read_text(args.file), args.file)
+    decisions = failure = None
     try:
         decisions = check_strategy(
-            sheet, strategy.team, strategy.start, strategy.actions, strategy.depth
+            sheet, strategy.team, strategy.start, strategy.actions, strategy.depth, budget
         )
-        failure = None
     except StrategyCheckFailure as error:
-        decisions, failure = None, str(error)
+        failure = str(error)
+    except OutOfBudget:
+        pass
+    wins = None if decisions is None and failure is None else failure is None
     who = strategy.team[0] if len(strategy.team) == 1 else f"team {','.join(strategy.team)}"
     if args.json:
         body = {
@@ -51,16 +55,21 @@ def run(args, budget: Budget) -> int:
             "team": list(strategy.team),
             "depth": strategy.depth,
             "states": len(strategy.actions),
-            "wins": failure is None,
+            "wins": wins,
             "decision_states": decisions,
             "failure": failure,
         }
         print(json.dumps(stamped("strategy_check", body)))
-    elif failure is None:
+    elif wins:
         print(
             f"{sheet.name}: the strategy of {who} wins within {strategy.depth} steps against "
             f"every reply, replayed on the GDL reasoner ({decisions} decision states)"
         )
+    elif wins is None:
+        print(
+            f"{sheet.name}: unknown: the time limit ran out before the strategy of {who} "
+            "was replayed to its end"
+        )
     else:
         print(f"{sheet.name}: the strategy of {who} does not win: {failure}")
-    return OK if failure is None else BUG
+    return {True: OK, False: BUG, None: UNKNOWN}[wins]

@@ -366,7 +366,7 @@ def forced_win_sat(
             if sat is not None:
                 actions = state_strategy(sides, system, state, sat, depth)
                 strategy = Strategy(sides.team_roles, state, depth, actions)
-                size = check_strategy(game, sides.team_roles, state, actions, depth)
+                size = check_strategy(game, sides.team_roles, state, actions, depth, budget)
                 return ForcedWin(
                     **answer,
                     status=Status.FOUND,
