@@ -10,6 +10,7 @@ from gamecheck.analysis.loading import load_game
 from gamecheck.analysis.replay import replay_line
 from gamecheck.analysis.verify.pipeline import verify_game
 from gamecheck.analysis.verify.search import Verifier
+from gamecheck.analysis.verify.text import verification_text
 from gamecheck.budget import OutOfBudget
 from gamecheck.cli import main
 
@@ -184,6 +185,23 @@ def test_verify_text_shows_every_line_of_play_once_with_its_final_board(capsys):
     # x's earliest win at 5 is the line of the shortest game, shown there and named here
     win = out.index(next(line for line in out if "earliest win xplayer" in line))
     assert out[win + 1].strip() == "(the line of shortest game)"
+
+
+def test_verify_text_draws_the_states_verify_replayed_without_replaying_again(monkeypatch):
+    # the text is printed after the time limit: the boards come from verify's own replay
+    game = load_game(str(SHEETS / "tictactoe.kif"))
+    result = verify_game(game, horizon=40)
+    other = load_game(str(SHEETS / "tictactoe.kif"))  # not the game verify replayed on
+    replayed = verification_text(result, other)
+    assert replayed.count("| (cell") >= 9 * 3  # lines of 5, 6 and 9 steps, a board each
+
+    def replay_again(*args, **kwargs):
+        raise AssertionError("a line of play was replayed again")
+
+    monkeypatch.setattr("gamecheck.analysis.verify.text.replay_line", replay_again)
+    assert verification_text(result, game) == replayed
+    with pytest.raises(AssertionError, match="replayed again"):
+        verification_text(result, other)
 
 
 @pytest.mark.parametrize("backend", ["cnf", "cpsat"])

@@ -84,6 +84,9 @@ class Verification:
     teams: Answer = Answer(UNKNOWN, detail="not asked")
     """Roles whose goals are equal in every reachable terminal state: the value lists the
     teams of two or more roles (analysis/teams.py)."""
+    last_states: dict[tuple, tuple] = field(default_factory=dict, repr=False)
+    """Witness -> (game, state): the state each line of play ends in on the first game it
+    was replayed on, so that drawing it does not replay it again after the time limit."""
 
     def answers(self) -> dict[str, Answer]:
         """Every answer but the outcome set, by question (`earliest_win red`, ...)."""

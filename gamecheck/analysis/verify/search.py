@@ -80,6 +80,7 @@ class Verifier:
         self.deepest: int | None = None
         """The last depth any question needs: one past the deepest non-terminal state."""
         self.longest_line = 0
+        self.last_states: dict[tuple, tuple] = {}
         """The most steps of a line of play replayed so far (any question's)."""
         self._outcome_witnesses: dict[tuple, tuple] = {}
         """The goal vectors found so far, each with its line of play (kept between rounds)."""
@@ -126,6 +127,7 @@ class Verifier:
             encoding=self.unrolling.size(),
             interrupted=self.whole_budget.interrupted is not None,
             teams=teams,
+            last_states=self.last_states,
         )
 
     # -- the questions -------------------------------------------------------------------
@@ -558,6 +560,7 @@ class Verifier:
                     f"{game.name}: the line of play found by {self.unrolling.name} "
                     f"({line.depth} steps) {failure}"
                 )
+            self.last_states.setdefault(witness, (game, states[-1]))
         self.longest_line = max(self.longest_line, line.depth)
         return witness
 

@@ -94,7 +94,11 @@ def verification_text(result: Verification, game: Game | None = None) -> str:
         if witness in shown:
             return [f"{indent}(the line of {shown[witness]})"]
         shown[witness] = label
-        return _line_of_play(result.roles, witness, game, indent)
+        lines = [indent + step for step in folded_line(result.roles, witness)]
+        if game is not None:
+            board = game.picture(_last_state(result, witness, game))
+            lines += [indent + "| " + row for row in board.splitlines()]
+        return lines
 
     rows = answer_rows(result)
     for label, answer, unit in rows[:4]:
@@ -124,13 +128,11 @@ def _answer_line(label: str, answer: Answer, unit: str) -> str:
     return f"  {label:18} {answer.status:8} {value:12} {answer.detail}".rstrip()
 
 
-def _line_of_play(roles, witness, game: Game | None, indent: str) -> list[str]:
-    """The witness folded, then the board it ends on (when there is a game to draw it)."""
-    lines = [indent + step for step in folded_line(roles, witness)]
-    if game is not None:
-        board = game.picture(replay_line(game, witness).states[-1])
-        lines += [indent + "| " + row for row in board.splitlines()]
-    return lines
+def _last_state(result: Verification, witness, game: Game):
+    """The state a witness ends in on `game`: kept from verify's replay if it was on this
+    game, else replayed."""
+    replayed_on, state = result.last_states.get(witness, (None, None))
+    return state if replayed_on is game else replay_line(game, witness).states[-1]
 
 
 def _steps(count: int) -> str:
