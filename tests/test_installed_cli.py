@@ -92,7 +92,7 @@ COMMANDS = {
     "verify": ["verify", GDL / "tictactoe.kif", "--json"],
     "verify defective": ["verify", GDL / "broken_stuck.kif"],
     "verify bad sheet": ["verify", GDL / "bad_unsafe.kif"],
-    "verify horizon": ["verify", GDL / "tictactoe.kif", "--horizon", "3"],
+    "verify horizon": ["verify", GDL / "tictactoe.kif", "--horizon", "3", "--no-exhaustive"],
     "forced-win": ["forced-win", "tictacchess", "--role", "red", "--max-depth", "2", "--json"],
     "forced-win bad role": ["forced-win", "tictacchess", "--role", "nobody"],
     "forced-win time limit": ["forced-win", "cubicup", "--role", "yellow", "--time-limit", "0.5"],

@@ -18,7 +18,8 @@ SHEETS = Path(__file__).parent / "data" / "gdl"
 
 
 def verify(name: str, backend: str):
-    return verify_game(str(SHEETS / name), backend=backend, horizon=40)
+    """The solver's answers (not the exhaustive search's: tests/test_explore.py)."""
+    return verify_game(str(SHEETS / name), backend=backend, horizon=40, exhaustive=False)
 
 
 def replays_to(sheet: str, witness) -> object:
@@ -228,7 +229,7 @@ def test_a_game_longer_than_the_horizon_without_a_loop_stays_unknown():
     # hanoi.kif ends at step 10 at the latest (its step counter): with a horizon of 8, a
     # non-terminal state is reachable at the horizon, and no line comes back to a state it
     # passed (the counter grows at every step), so the longest game is unknown, not refuted.
-    result = verify_game(str(SHEETS / "hanoi.kif"), horizon=8)
+    result = verify_game(str(SHEETS / "hanoi.kif"), horizon=8, exhaustive=False)
     assert result.longest_game.status == "unknown"
     assert "no line of play up to it comes back" in result.longest_game.detail
 
@@ -242,7 +243,7 @@ def test_a_time_limit_between_the_bounds_keeps_them(monkeypatch):
         raise OutOfBudget("the time limit ran out")
 
     monkeypatch.setattr(Verifier, "_longest_ending_by", out_of_time)
-    result = verify_game(str(SHEETS / "fill_or_stop.kif"))
+    result = verify_game(str(SHEETS / "fill_or_stop.kif"), exhaustive=False)
     longest = result.longest_game
     assert longest.status == "unknown" and longest.value is None
     assert "every game ends within 8 steps" in longest.detail

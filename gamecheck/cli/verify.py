@@ -36,6 +36,12 @@ def register(subparsers) -> None:
         help="do not look for invariants (slower on deep questions)",
     )
     parser.add_argument(
+        "--no-exhaustive",
+        action="store_true",
+        help="ask the solver even where every reachable state can be listed (a cross-check "
+        "of the two methods)",
+    )
+    parser.add_argument(
         "--dimacs",
         metavar="FILE",
         help="write every SAT query of the run as incremental CNF (p inccnf), variables "
@@ -76,6 +82,7 @@ def run(args, budget: Budget) -> int:
         budget=budget,
         sat_solver=args.sat_solver,
         invariants=not args.no_invariants,
+        exhaustive=not args.no_exhaustive,
         export=bool(args.dimacs or args.cpsat_export),
         progress=progress,
     )

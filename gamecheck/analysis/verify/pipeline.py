@@ -1,8 +1,10 @@
 """`verify_game`: from a game to every answer of `gamecheck verify`, within one budget.
 
-Load the rule sheet, ground it, play random playouts, prove invariants, unroll, ask the
-questions (analysis/verify/search.py). The phases before the questions get bounded shares
-of the budget; if the budget ends before the questions, every answer is unknown.
+Load the rule sheet, ground it, play random playouts; then, if breadth-first search lists
+every reachable state within its share, answer every question from the list
+(analysis/verify/exhaustive.py); else prove invariants, unroll, and ask the questions of a
+solver (analysis/verify/search.py). The phases before the questions get bounded shares of
+the budget; if the budget ends before the questions, every answer is unknown.
 """
 
 from __future__ import annotations
@@ -10,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gamecheck.analysis.loading import Subject, load_game, load_rule_sheet
+from gamecheck.analysis.verify.exhaustive import ExhaustiveVerifier
 from gamecheck.analysis.verify.results import UNKNOWN, Answer, Outcomes, Verification
 from gamecheck.analysis.verify.search import Verifier
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.gdl.datalog import TooLarge
+from gamecheck.solvers.ground.explore import StateGraph, TooManyStates, explore
 from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.invariants import PLAYOUTS, Invariants, find_invariants
 from gamecheck.solvers.ground.sampling import random_playouts
@@ -21,8 +25,10 @@ from gamecheck.solvers.ground.unroll import make_unrolling
 
 DEFAULT_HORIZON = 300
 PLAYOUT_SHARE = 0.1
+EXHAUSTIVE_SHARE = 0.15
 INVARIANT_SHARE = 0.3
-"""The shares of the time left that random playouts, then invariants, may take."""
+"""The shares of the time left that random playouts, the exhaustive search, then invariants
+may take."""
 
 
 def verify_game(
@@ -34,11 +40,13 @@ def verify_game(
     budget: Budget | None = None,
     sat_solver: str | None = None,
     invariants: bool = True,
+    exhaustive: bool = True,
     export: bool = False,
     progress: Callable[[str], None] = lambda _: None,
 ) -> Verification:
     """Every answer of `gamecheck verify` for a game (a Game, a built-in game's name, a rule
-    sheet's path or its text), within `time_limit` seconds (or the given budget). With
+    sheet's path or its text), within `time_limit` seconds (or the given budget). Without
+    `exhaustive`, the solver answers even where every reachable state could be listed. With
     `export`, the result holds the solver input of every query (`Verification.exports`)."""
     budget = budget or Budget(time_limit)
     progress("loading")
@@ -60,8 +68,12 @@ def verify_game(
     playouts = random_playouts(
         system, PLAYOUTS, max_steps=horizon, budget=budget.part(share=PLAYOUT_SHARE)
     )
+    graph = None
+    if exhaustive and not export and playouts.circuit is not None:
+        progress("exhaustive search")
+        graph = _state_graph(system, playouts, budget.part(share=EXHAUSTIVE_SHARE))
     found = Invariants()
-    if invariants:
+    if invariants and graph is None:
         progress("invariants")
         found = find_invariants(
             system,
@@ -75,25 +87,32 @@ def verify_game(
     if found.state or found.counters or found.ranking or found.balances:
         states = make_unrolling(system, backend, sat_solver=sat_solver, free_start=True)
         states.use_invariants(found)
-    verifier = Verifier(
-        unrolling,
-        checkers,
-        horizon=horizon,
-        budget=budget,
-        progress=progress,
-        states=states,
-        playouts=playouts,
-    )
+    settings = {"horizon": horizon, "budget": budget, "progress": progress, "playouts": playouts}
+    if graph is None:
+        verifier = Verifier(unrolling, checkers, states=states, **settings)
+    else:
+        verifier = ExhaustiveVerifier(graph, unrolling, checkers, **settings)
     result = verifier.run()
     result.seconds = budget.seconds
     result.system_size = system.size() | {
         "ground_atoms": system.statistics.get("ground_atoms", 0),
         "ground_seconds": round(grounding, 3),
     }
+    if graph is not None:
+        result.system_size["reachable_states"] = len(graph.states)
     result.invariant_statistics = found.statistics
     if export:
         result.exports = _exports(unrolling, sheet.name)
     return result
+
+
+def _state_graph(system, playouts, budget: Budget) -> StateGraph | None:
+    """Every reachable state, or None if there are too many for the search or its share
+    of the time ends first."""
+    try:
+        return explore(system, playouts.compiled(system, budget=budget), budget)
+    except (TooManyStates, OutOfBudget):
+        return None
 
 
 def _exports(unrolling, name: str) -> dict[str, str]:

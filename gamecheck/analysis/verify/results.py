@@ -65,7 +65,8 @@ class Verification:
     backend: str
     horizon: int
     complete: bool
-    """Whether the longest game is proved, so every answer covers every reachable state."""
+    """Whether every answer covers every reachable state: the longest game is proved, or
+    every reachable state was listed (the exhaustive search)."""
     longest_game: Answer
     shortest_game: Answer
     playability: Answer

@@ -68,6 +68,8 @@ class Verifier:
         """Random playouts: a line one of them plays answers a question that asks for a
         line without a solver (it is replayed like any other)."""
         self.system: TransitionSystem = unrolling.system
+        self.method = unrolling.name
+        """What answers the questions (the backend's name), as the verification reports it."""
         self.checkers = checkers
         self.horizon = horizon
         self.whole_budget = budget or Budget()
@@ -114,7 +116,7 @@ class Verifier:
         return Verification(
             game=self.system.name,
             roles=roles,
-            backend=self.unrolling.name,
+            backend=self.method,
             horizon=self.horizon,
             complete=self._complete(),
             longest_game=answers.pop("longest_game"),
@@ -187,7 +189,11 @@ class Verifier:
                 "(the horizon) and no line of play up to it comes back to a state it "
                 "passed: the game lasts longer or never ends",
             )
-        line, start = found
+        return self._loop(*found)
+
+    def _loop(self, line: Line, start: int) -> Answer:
+        """The longest game refuted by a line of play that comes back, at its end, to the
+        state after step `start`."""
         end = line.depth
         loop = f"step {end}" if start + 1 == end else f"steps {start + 1}-{end}"
         return Answer(
@@ -225,7 +231,7 @@ class Verifier:
         for candidate in range(depth, -1, -1):
             line = self._find(self.system.terminal, [candidate])
             if line is not None:
-                witness = self._checked(line, _ends_terminal)
+                witness = self._checked(line, ends_terminal)
                 return Answer(
                     PROVED,
                     candidate,
@@ -241,7 +247,7 @@ class Verifier:
             self.shortest_depth = self._depths().stop
             return Answer(NONE, detail=f"no terminal state is reachable {self._bound()}")
         self.shortest_depth = line.depth
-        return Answer(PROVED, line.depth, self._checked(line, _ends_terminal))
+        return Answer(PROVED, line.depth, self._checked(line, ends_terminal))
 
     def playability(self) -> Answer:
         self.progress("playability")
@@ -418,7 +424,7 @@ class Verifier:
         endings = self.playouts.endings(self.system, self._goal_literals(), self.budget)
         for values, line in endings.items():
             vector = self._vector_of(values)
-            found.setdefault(vector, self._checked(line, _ends_with_goals(vector)))
+            found.setdefault(vector, self._checked(line, ends_with_goals(vector)))
 
     def _no_other_outcome(self, found: dict[tuple, tuple], searched: int = 0) -> bool:
         """Whether no state the invariants allow is terminal with a goal vector not in
@@ -447,7 +453,7 @@ class Verifier:
             vector = self._vector_of(values)
             if vector in found:
                 raise CrossCheckFailure(f"{self.unrolling.name} found goal vector {vector} twice")
-            found[vector] = self._checked(line, _ends_with_goals(vector))
+            found[vector] = self._checked(line, ends_with_goals(vector))
         query.close()
         self._outcome_query = None
         return self._complete() or self._no_other_outcome(found, searched=self._depths().stop)
@@ -557,7 +563,7 @@ class Verifier:
             states = replay_line(game, witness, budget=self.budget).states
             if not holds_on(game, states):
                 raise ReplayError(
-                    f"{game.name}: the line of play found by {self.unrolling.name} "
+                    f"{game.name}: the line of play found by {self.method} "
                     f"({line.depth} steps) {failure}"
                 )
             self.last_states.setdefault(witness, (game, states[-1]))
@@ -613,7 +619,7 @@ def _goal_values(game: Game, state) -> list[set]:
     return [{value} for value in game.goals(state)]
 
 
-def _ends_terminal(game: Game, state) -> bool:
+def ends_terminal(game: Game, state) -> bool:
     return game.is_terminal(state)
 
 
@@ -643,7 +649,7 @@ def _ends_with_different_goals(a: int, b: int):
     return claim
 
 
-def _ends_with_goals(vector: tuple):
+def ends_with_goals(vector: tuple):
     expected = [set(v) if isinstance(v, tuple) else {v} for v in vector]
 
     def claim(game: Game, state) -> bool:

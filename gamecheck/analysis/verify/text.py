@@ -84,7 +84,10 @@ def verification_text(result: Verification, game: Game | None = None) -> str:
     lines = [
         f"verify {result.game} ({len(result.roles)} roles: {', '.join(result.roles)}) "
         f"with {result.backend}, horizon {result.horizon}",
-        f"  system: {sizes_text(result.system_size)}; {sizes_text(result.invariant_statistics)}",
+        "  system: "
+        + "; ".join(
+            filter(None, map(sizes_text, (result.system_size, result.invariant_statistics)))
+        ),
     ]
     shown: dict[tuple, str] = {}
 

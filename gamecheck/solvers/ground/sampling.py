@@ -135,7 +135,7 @@ class BatchCircuit:
         """The values of circuit literals (rows) in every state (columns) of states (rows x
         fluents): only these rows are unpacked."""
         values = self._packed_values(system, states)
-        return unpack(_packed_literal_rows(values, literals), len(states))
+        return unpack(packed_literal_rows(values, literals), len(states))
 
     def _packed_values(self, system: TransitionSystem, states: np.ndarray) -> np.ndarray:
         values = np.zeros((self.size, -(-len(states) // 64)), dtype=np.uint64)
@@ -280,7 +280,7 @@ def random_playouts(
         if not running.any():
             break
         circuit.evaluate(values)
-        following = _packed_literal_rows(values, system.next)
+        following = packed_literal_rows(values, system.next)
         keep = pack(running[None, :])
         state = (following & keep) | (state & ~keep)
         lengths += running
@@ -295,11 +295,12 @@ def _level(gates, children, flips, counts) -> tuple[np.ndarray, ...]:
     return gates, children, flips, counts, np.cumsum(counts) - counts
 
 
-def _packed_literal_rows(values: np.ndarray, literals) -> np.ndarray:
+def packed_literal_rows(values: np.ndarray, literals) -> np.ndarray:
+    """The packed rows of circuit literals (negative ones negated) in node values."""
     literals = np.asarray(literals, dtype=np.int64)
     return values[np.abs(literals)] ^ np.where(literals < 0, ONES, np.uint64(0))[:, None]
 
 
 def _literal_rows(values: np.ndarray, literals, width: int) -> np.ndarray:
     """The rows of circuit literals (negative ones negated), as booleans."""
-    return unpack(_packed_literal_rows(values, literals), width)
+    return unpack(packed_literal_rows(values, literals), width)

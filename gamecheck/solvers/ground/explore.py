@@ -1,0 +1,266 @@
+"""Every reachable state of a small transition system, listed by breadth-first search.
+
+Where the reachable states are few, listing them all answers every question of `gamecheck
+verify` exactly, with no solver (analysis/verify/exhaustive.py): the longest game is the
+longest path of the state graph, unless the graph has a cycle (then the game need not end),
+and every other answer is the first state in breadth-first order with some property, with a
+shortest line of play to it from the search's parent pointers. The circuit is evaluated over
+packed batches of (state, joint action) pairs, as in the random playouts
+(solvers/ground/sampling.py). The search concludes nothing past MAX_STATES states or
+MAX_EDGES edges, or when its budget ends.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+
+from gamecheck.budget import Budget
+from gamecheck.solvers.ground.sampling import (
+    FIND_CHUNK,
+    BatchCircuit,
+    pack,
+    packed_literal_rows,
+    unpack,
+)
+from gamecheck.solvers.ground.transition import TransitionSystem
+from gamecheck.solvers.ground.unroll import Line
+
+MAX_STATES = 200_000
+MAX_EDGES = 2_000_000
+STATE_BYTES = 64 << 20
+"""Past these (states, edges, bytes of packed states), the search gives up: the solvers
+answer big games better."""
+
+
+class TooManyStates(Exception):
+    """The reachable states or their edges are more than the search lists."""
+
+
+@dataclass(frozen=True)
+class StateGraph:
+    """The reachable states in breadth-first order (state 0 is the initial state), each
+    after the first with its parent and the joint action from it (so a shortest line of
+    play to every state), and the edges: every legal joint action of every non-terminal
+    state (terminal states have none)."""
+
+    states: np.ndarray
+    """states x fluents, booleans."""
+    parents: np.ndarray
+    joints: np.ndarray
+    """states x roles: the joint action (action indexes) from the parent."""
+    sources: np.ndarray
+    targets: np.ndarray
+    edge_joints: np.ndarray
+    """edges x roles."""
+
+    def line_to(self, state: int) -> Line:
+        """A shortest line of play from the initial state to `state`."""
+        steps = []
+        while state > 0:
+            steps.append(tuple(int(a) for a in self.joints[state]))
+            state = int(self.parents[state])
+        return Line(tuple(reversed(steps)))
+
+    def line_by(self, state: int, via: np.ndarray) -> Line:
+        """The line of play to `state` along the edges `via` names (per state the edge it
+        is reached by, -1 for the initial state), as `longest_paths` gives them."""
+        steps = []
+        while via[state] >= 0:
+            edge = int(via[state])
+            steps.append(tuple(int(a) for a in self.edge_joints[edge]))
+            state = int(self.sources[edge])
+        return Line(tuple(reversed(steps)))
+
+    def rows(
+        self, circuit: BatchCircuit, system: TransitionSystem, literals, budget: Budget
+    ) -> np.ndarray:
+        """The values of circuit literals over fluents (rows) in every state (columns)."""
+        parts = []
+        for start in range(0, len(self.states), FIND_CHUNK):
+            budget.check()
+            chunk = self.states[start : start + FIND_CHUNK]
+            parts.append(circuit.node_rows(system, chunk, literals))
+        return np.concatenate(parts, axis=1)
+
+    def longest_paths(self, budget: Budget) -> tuple[np.ndarray, np.ndarray] | list[int]:
+        """For an acyclic graph, per state the most steps of a line of play to it and the
+        edge it comes by (-1 for the initial state); otherwise the edges of a cycle, in
+        order (its states are non-terminal: each has an edge out)."""
+        count = len(self.states)
+        order = np.argsort(self.sources, kind="stable")
+        starts = np.searchsorted(self.sources[order], np.arange(count + 1))
+        waiting = np.bincount(self.targets, minlength=count)
+        longest = np.zeros(count, dtype=np.int64)
+        via = np.full(count, -1, dtype=np.int64)
+        ready = deque(np.flatnonzero(waiting == 0).tolist())
+        done = 0
+        while ready:
+            state = ready.popleft()
+            done += 1
+            if done % FIND_CHUNK == 0:
+                budget.check()
+            for edge in order[starts[state] : starts[state + 1]].tolist():
+                target = int(self.targets[edge])
+                if longest[state] + 1 > longest[target] or via[target] < 0:
+                    longest[target], via[target] = longest[state] + 1, edge
+                waiting[target] -= 1
+                if waiting[target] == 0:
+                    ready.append(target)
+        if done == count:
+            return longest, via
+        return self._cycle(waiting > 0)
+
+    def _cycle(self, left: np.ndarray) -> list[int]:
+        """A cycle among the states a topological sort left: each has an edge in from
+        another one left, so walking such edges backwards comes round to a state again."""
+        into: dict[int, int] = {}
+        for edge in np.flatnonzero(left[self.sources] & left[self.targets]).tolist():
+            into.setdefault(int(self.targets[edge]), edge)
+        seen: dict[int, int] = {}
+        walk: list[int] = []
+        state = int(np.flatnonzero(left)[0])
+        while state not in seen:
+            seen[state] = len(walk)
+            edge = into[state]
+            walk.append(edge)
+            state = int(self.sources[edge])
+        return list(reversed(walk[seen[state] :]))
+
+
+def explore(system: TransitionSystem, circuit: BatchCircuit, budget: Budget) -> StateGraph:
+    """Every state reachable from the initial state, breadth first, with the whole
+    `circuit` of the system compiled for batches; TooManyStates past MAX_STATES or
+    MAX_EDGES (or STATE_BYTES), OutOfBudget if the budget ends first."""
+    start = np.zeros(len(system.fluents), dtype=bool)
+    start[sorted(system.initial)] = True
+    found = _Found(start, len(system.roles))
+    first, end = 0, 1  # the layer being expanded: states first..end-1
+    while first < end:
+        for chunk in range(first, end, FIND_CHUNK):
+            budget.check()
+            states = np.arange(chunk, min(chunk + FIND_CHUNK, end))
+            sources, joints = _joint_actions(system, circuit, states, found.rows(states))
+            for pairs in range(0, len(sources), FIND_CHUNK):
+                budget.check()
+                part = slice(pairs, pairs + FIND_CHUNK)
+                rows = found.rows(sources[part])
+                found.add_edges(
+                    sources[part], joints[part], _successors(system, circuit, rows, joints[part])
+                )
+        first, end = end, found.count
+    return found.graph()
+
+
+class _Found:
+    """The states found so far (packed bits, in arrays that double as they fill), indexed
+    by their bits, with their parents and the joint actions from them; and the edges."""
+
+    def __init__(self, start: np.ndarray, roles: int):
+        self.width = len(start)
+        packed = np.packbits(start)
+        self.most = min(MAX_STATES, STATE_BYTES // max(1, len(packed)))
+        self.packed = packed[None, :]
+        self.parents = np.full(1, -1, dtype=np.int64)
+        self.joints = np.zeros((1, roles), dtype=np.int64)
+        self.index = {packed.tobytes(): 0}
+        self.count = 1
+        self.sources: list[np.ndarray] = []
+        self.targets: list[np.ndarray] = []
+        self.edge_joints: list[np.ndarray] = []
+        self.edges = 0
+
+    def rows(self, indexes: np.ndarray) -> np.ndarray:
+        """The states of `indexes` as rows of fluent values."""
+        bits = np.unpackbits(self.packed[indexes], axis=1)
+        return bits[:, : self.width].astype(bool)
+
+    def add_edges(self, sources: np.ndarray, joints: np.ndarray, following: np.ndarray) -> None:
+        """Edges from `sources` by `joints` to the states `following`, found or new."""
+        self.edges += len(sources)
+        if self.edges > MAX_EDGES:
+            raise TooManyStates(f"more than {MAX_EDGES:,} joint actions in reachable states")
+        packed = np.packbits(following, axis=1)
+        keys, first, inverse = np.unique(packed, axis=0, return_index=True, return_inverse=True)
+        targets = np.empty(len(keys), dtype=np.int64)
+        new = []
+        for number, key in enumerate(keys):
+            text = key.tobytes()
+            target = self.index.get(text)
+            if target is None:
+                target = self.index[text] = self.count + len(new)
+                new.append(number)
+            targets[number] = target
+        self._append(keys[new], sources[first[new]], joints[first[new]])
+        self.sources.append(sources)
+        self.targets.append(targets[inverse.reshape(-1)])
+        self.edge_joints.append(joints)
+
+    def _append(self, packed: np.ndarray, parents: np.ndarray, joints: np.ndarray) -> None:
+        count = self.count + len(packed)
+        if count > self.most:
+            raise TooManyStates(f"more than {self.most:,} reachable states")
+        if count > len(self.packed):
+            size = min(self.most, max(count, 2 * len(self.packed)))
+            self.packed = _grown(self.packed, size)
+            self.parents = _grown(self.parents, size)
+            self.joints = _grown(self.joints, size)
+        self.packed[self.count : count] = packed
+        self.parents[self.count : count] = parents
+        self.joints[self.count : count] = joints
+        self.count = count
+
+    def graph(self) -> StateGraph:
+        def joined(parts: list[np.ndarray], like: np.ndarray) -> np.ndarray:
+            return np.concatenate(parts) if parts else like[:0]
+
+        count = self.count
+        return StateGraph(
+            states=self.rows(np.arange(count)),
+            parents=self.parents[:count],
+            joints=self.joints[:count],
+            sources=joined(self.sources, self.parents),
+            targets=joined(self.targets, self.parents),
+            edge_joints=joined(self.edge_joints, self.joints),
+        )
+
+
+def _grown(array: np.ndarray, size: int) -> np.ndarray:
+    bigger = np.zeros((size, *array.shape[1:]), dtype=array.dtype)
+    bigger[: len(array)] = array
+    return bigger
+
+
+def _joint_actions(system, circuit, states: np.ndarray, rows: np.ndarray):
+    """Every legal joint action of the non-terminal ones of `states` (their fluent values:
+    `rows`): the state of each joint action, and the joint actions (rows of action
+    indexes, role by role)."""
+    legal = [literal for literals in system.legal for literal in literals]
+    values = circuit.node_rows(system, rows, [system.terminal, *legal])
+    sources = np.flatnonzero(~values[0])
+    joints = np.zeros((len(sources), 0), dtype=np.int64)
+    offset = 1
+    for literals in system.legal:
+        allowed = values[offset : offset + len(literals)].T  # states x actions
+        offset += len(literals)
+        counts = allowed.sum(axis=1)[sources]
+        choices = np.flatnonzero(allowed[sources].reshape(-1)) % max(1, len(literals))
+        rows_before = np.repeat(np.arange(len(sources)), counts)  # row by row, like choices
+        sources = sources[rows_before]
+        joints = np.column_stack([joints[rows_before], choices])
+    return states[sources], joints
+
+
+def _successors(system, circuit: BatchCircuit, states: np.ndarray, joints: np.ndarray):
+    """The next state (rows of fluent values) of each state under its joint action."""
+    count = len(states)
+    values = np.zeros((circuit.size, -(-count // 64)), dtype=np.uint64)
+    values[np.array(system.fluent_nodes, dtype=int)] = pack(states.T)
+    for role, nodes in enumerate(system.action_nodes):
+        chosen = np.zeros((len(nodes), count), dtype=bool)
+        chosen[joints[:, role], np.arange(count)] = True
+        values[np.array(nodes, dtype=int)] = pack(chosen)
+    circuit.evaluate(values)
+    return unpack(packed_literal_rows(values, system.next), count).T
