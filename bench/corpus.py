@@ -7,13 +7,13 @@ per sheet.
 For every .kif file under DIR (e.g. ../shared/data/ggp) it runs lint's checks (in this
 process), then the installed `gamecheck verify SHEET --json --time-limit S` as a separate
 process, `--jobs` at a time, and records: lint errors and warnings, the ground size (fluents,
-actions, gates, ground atoms) and grounding seconds, each verify answer and its seconds, the
-wall time of the command and its overrun past the limit, its peak memory (the child's maximum
-resident set, from wait4), its exit status, and whether it printed a traceback. A GDL-II sheet
-(`sees`, `(role random)`) is counted as refused (verify must exit 2 on it), not as a sheet
-whose questions went unsettled. It prints a
-summary table and one JSON line; with --out it writes corpus.csv, summary.json, README.md and
-two plots there.
+actions, gates, ground atoms) and grounding seconds, the method that answered (a solver, or
+the exhaustive search with its count of reachable states), each verify answer and its
+seconds, the wall time of the command and its overrun past the limit, its peak memory (the
+child's maximum resident set, from wait4), its exit status, and whether it printed a
+traceback. A GDL-II sheet (`sees`, `(role random)`) is counted as refused (verify must exit 2
+on it), not as a sheet whose questions went unsettled. It prints a summary table and one
+JSON line; with --out it writes corpus.csv, summary.json, README.md and two plots there.
 """
 
 from __future__ import annotations
@@ -109,6 +109,8 @@ def measure(sheet: Path, root: Path, time_limit: float) -> dict:
     system = result.get("system", {})
     for key in ("fluents", "actions", "gates", "ground_atoms", "ground_seconds"):
         row[key] = system.get(key, "")
+    row["method"] = result["backend"]
+    row["reachable_states"] = system.get("reachable_states", "")
     answers = {q: result[q] for q in QUESTIONS} | {
         f"earliest_win {role}": answer for role, answer in result["earliest_win"].items()
     }
@@ -157,6 +159,7 @@ def summarize(rows: list[dict], time_limit: float) -> dict:
             row["exit"] == 2 and not row["traceback"] for row in rows if row["gdl_ii"]
         ),
         "grounded": sum(row.get("gates", "") != "" for row in rows),
+        "exhaustive": sum(row.get("method") == "exhaustive search" for row in rows),
         "questions": total_questions,
         "settled_share": round(settled / max(1, total_questions), 3),
         "settled_share_per_question": per_question,
@@ -182,6 +185,7 @@ def table(summary: dict) -> str:
         f"refused as GDL-II      {len(summary['refused_as_gdl_ii'])} "
         f"(exit 2, one sentence: {summary['gdl_ii_refused_in_one_sentence']})",
         f"grounded               {summary['grounded']}",
+        f"all states listed      {summary['exhaustive']} (answered by exhaustive search)",
         f"questions settled      {summary['settled_share']:.1%} of {summary['questions']}",
     ]
     for question, share in summary["settled_share_per_question"].items():
