@@ -6,6 +6,7 @@ import itertools
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import gamecheck.solvers.ground.explore
@@ -15,6 +16,8 @@ from gamecheck.analysis.verify.exhaustive import EXHAUSTIVE
 from gamecheck.analysis.verify.pipeline import verify_game
 from gamecheck.analysis.verify.results import UNKNOWN
 from gamecheck.cli import main
+from gamecheck.solvers.ground.explore import estimated_states
+from gamecheck.solvers.ground.sampling import Playouts
 
 SHEETS = Path(__file__).parent / "data" / "gdl"
 SMALL = [
@@ -148,3 +151,23 @@ def test_the_command_can_ask_the_solver_instead(capsys):
     assert json.loads(capsys.readouterr().out)["backend"] == EXHAUSTIVE
     assert main(["verify", sheet, "--json", "--no-exhaustive", "--backend", "cpsat"]) == 1
     assert json.loads(capsys.readouterr().out)["backend"] == "cpsat"
+
+
+def test_the_estimate_of_the_states_by_hand():
+    # four playouts of one step: all start in A; then B, B, C and D. Distinct: 4; seen
+    # once: C and D; twice: B. Chao1: 4 + 2 * 1 / (2 * (1 + 1)) = 4.5
+    a, b, c, d = ([1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1])
+    states = np.array([[a, a, a, a], [b, b, c, d]], dtype=bool)
+    playouts = Playouts(states, np.ones(4, dtype=int), np.zeros((2, 4, 1), dtype=int))
+    assert estimated_states(playouts) == 4.5
+
+
+def test_a_game_the_playouts_show_big_is_not_listed(monkeypatch):
+    # connect4_small.kif (5 x 4 board) has far more than MAX_STATES reachable states; its
+    # random playouts say so, and no time goes into listing them
+    def no_listing(*args):
+        raise AssertionError("the states were listed")
+
+    monkeypatch.setattr("gamecheck.analysis.verify.pipeline.explore", no_listing)
+    result = listed("connect4_small")
+    assert result.backend == "cnf"

@@ -17,7 +17,7 @@ from gamecheck.analysis.verify.results import UNKNOWN, Answer, Outcomes, Verific
 from gamecheck.analysis.verify.search import Verifier
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.gdl.datalog import TooLarge
-from gamecheck.solvers.ground.explore import StateGraph, TooManyStates, explore
+from gamecheck.solvers.ground.explore import StateGraph, TooManyStates, explore, worth_listing
 from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.invariants import PLAYOUTS, Invariants, find_invariants
 from gamecheck.solvers.ground.sampling import random_playouts
@@ -69,7 +69,7 @@ def verify_game(
         system, PLAYOUTS, max_steps=horizon, budget=budget.part(share=PLAYOUT_SHARE)
     )
     graph = None
-    if exhaustive and not export and playouts.circuit is not None:
+    if exhaustive and not export and playouts.circuit is not None and worth_listing(playouts):
         progress("exhaustive search")
         graph = _state_graph(system, playouts, budget.part(share=EXHAUSTIVE_SHARE))
     found = Invariants()

@@ -21,6 +21,7 @@ from gamecheck.budget import Budget
 from gamecheck.solvers.ground.sampling import (
     FIND_CHUNK,
     BatchCircuit,
+    Playouts,
     pack,
     packed_literal_rows,
     unpack,
@@ -33,6 +34,29 @@ MAX_EDGES = 2_000_000
 STATE_BYTES = 64 << 20
 """Past these (states, edges, bytes of packed states), the search gives up: the solvers
 answer big games better."""
+
+
+def worth_listing(playouts: Playouts) -> bool:
+    """Whether the random playouts leave hope that the reachable states are few enough to
+    list: their estimate (which runs low: 56 times on a one-role puzzle whose playouts
+    wander) is at most a quarter of MAX_STATES."""
+    return estimated_states(playouts) <= MAX_STATES / 4
+
+
+def estimated_states(playouts: Playouts) -> float:
+    """A low estimate of the number of reachable states, from the states the random
+    playouts visited: Chao1 (bias-corrected), the distinct states seen plus f1(f1-1)/2(f2+1)
+    for the f1 seen once and f2 seen twice. A big game's playouts seldom meet a state twice
+    away from the start, and its estimate is then far above what is seen."""
+    words = -(-playouts.states.shape[2] // 64)
+    multipliers = np.random.default_rng(0).integers(1, 2**63, size=words, dtype=np.uint64) | 1
+    hashes = []  # a state's hash: its packed words times odd multipliers, summed
+    for step, states in enumerate(playouts.states):
+        visited = pack(states[step <= playouts.lengths])
+        hashes.append((visited * multipliers).sum(axis=1, dtype=np.uint64))
+    _, counts = np.unique(np.concatenate(hashes), return_counts=True)
+    once, twice = np.count_nonzero(counts == 1), np.count_nonzero(counts == 2)
+    return len(counts) + once * (once - 1) / (2 * (twice + 1))
 
 
 class TooManyStates(Exception):
