@@ -138,8 +138,12 @@ def test_a_stuck_role_is_found_at_its_depth():
     assert result.longest_game.status == "none"  # no terminal state is reachable
 
 
-def test_too_many_states_leave_the_questions_to_the_solver(monkeypatch):
-    monkeypatch.setattr(gamecheck.solvers.ground.explore, "MAX_STATES", 100)
+@pytest.mark.parametrize(
+    ("cap", "value"), [("MAX_STATES", 100), ("MAX_EDGES", 100), ("STATE_BYTES", 400)]
+)
+def test_too_many_states_leave_the_questions_to_the_solver(monkeypatch, cap, value):
+    # tictactoe: 5478 states of 4 bytes (29 fluents), thousands of moves: far past each cap
+    monkeypatch.setattr(gamecheck.solvers.ground.explore, cap, value)
     result = listed("tictactoe")
     assert result.backend == "cnf" and "reachable_states" not in result.system_size
     assert (result.longest_game.value, result.shortest_game.value) == (9, 5)
