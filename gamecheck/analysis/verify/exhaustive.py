@@ -47,7 +47,7 @@ class ExhaustiveVerifier(Verifier):
             line.depth,
             self._checked(line, ends_terminal),
             f"no non-terminal state is reachable at depth {self.deepest} "
-            f"({len(self.graph.states):,} reachable states, every one searched)",
+            f"({self.graph.count:,} reachable states, every one searched)",
         )
 
     def outcomes(self) -> Outcomes:

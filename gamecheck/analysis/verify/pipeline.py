@@ -99,7 +99,7 @@ def verify_game(
         "ground_seconds": round(grounding, 3),
     }
     if graph is not None:
-        result.system_size["reachable_states"] = len(graph.states)
+        result.system_size["reachable_states"] = graph.count
     result.invariant_statistics = found.statistics
     if export:
         result.exports = _exports(unrolling, sheet.name)

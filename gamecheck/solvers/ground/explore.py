@@ -6,8 +6,9 @@ longest path of the state graph, unless the graph has a cycle (then the game nee
 and every other answer is the first state in breadth-first order with some property, with a
 shortest line of play to it from the search's parent pointers. The circuit is evaluated over
 packed batches of (state, joint action) pairs, as in the random playouts
-(solvers/ground/sampling.py). The search concludes nothing past MAX_STATES states or
-MAX_EDGES edges, or when its budget ends.
+(solvers/ground/sampling.py). The search concludes nothing past MAX_STATES states,
+MAX_EDGES edges or STATE_BYTES of states, or when its budget ends; it is not tried where the
+random playouts already show the game big (`worth_listing`).
 """
 
 from __future__ import annotations
@@ -70,8 +71,9 @@ class StateGraph:
     play to every state), and the edges: every legal joint action of every non-terminal
     state (terminal states have none)."""
 
-    states: np.ndarray
-    """states x fluents, booleans."""
+    packed: np.ndarray
+    """states x bytes: each state's fluent values, packed 8 to a byte."""
+    fluents: int
     parents: np.ndarray
     joints: np.ndarray
     """states x roles: the joint action (action indexes) from the parent."""
@@ -103,17 +105,22 @@ class StateGraph:
     ) -> np.ndarray:
         """The values of circuit literals over fluents (rows) in every state (columns)."""
         parts = []
-        for start in range(0, len(self.states), FIND_CHUNK):
+        for start in range(0, self.count, FIND_CHUNK):
             budget.check()
-            chunk = self.states[start : start + FIND_CHUNK]
+            chunk = _unpacked(self.packed[start : start + FIND_CHUNK], self.fluents)
             parts.append(circuit.node_rows(system, chunk, literals))
         return np.concatenate(parts, axis=1)
+
+    @property
+    def count(self) -> int:
+        """How many states are reachable."""
+        return len(self.packed)
 
     def longest_paths(self, budget: Budget) -> tuple[np.ndarray, np.ndarray] | list[int]:
         """For an acyclic graph, per state the most steps of a line of play to it and the
         edge it comes by (-1 for the initial state); otherwise the edges of a cycle, in
         order (its states are non-terminal: each has an edge out)."""
-        count = len(self.states)
+        count = self.count
         order = np.argsort(self.sources, kind="stable")
         starts = np.searchsorted(self.sources[order], np.arange(count + 1))
         waiting = np.bincount(self.targets, minlength=count)
@@ -198,8 +205,7 @@ class _Found:
 
     def rows(self, indexes: np.ndarray) -> np.ndarray:
         """The states of `indexes` as rows of fluent values."""
-        bits = np.unpackbits(self.packed[indexes], axis=1)
-        return bits[:, : self.width].astype(bool)
+        return _unpacked(self.packed[indexes], self.width)
 
     def add_edges(self, sources: np.ndarray, joints: np.ndarray, following: np.ndarray) -> None:
         """Edges from `sources` by `joints` to the states `following`, found or new."""
@@ -242,13 +248,19 @@ class _Found:
 
         count = self.count
         return StateGraph(
-            states=self.rows(np.arange(count)),
+            packed=self.packed[:count],
+            fluents=self.width,
             parents=self.parents[:count],
             joints=self.joints[:count],
             sources=joined(self.sources, self.parents),
             targets=joined(self.targets, self.parents),
             edge_joints=joined(self.edge_joints, self.joints),
         )
+
+
+def _unpacked(packed: np.ndarray, fluents: int) -> np.ndarray:
+    """Rows of packed states as rows of fluent values."""
+    return np.unpackbits(packed, axis=1)[:, :fluents].astype(bool)
 
 
 def _grown(array: np.ndarray, size: int) -> np.ndarray:
