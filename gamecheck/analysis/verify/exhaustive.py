@@ -27,6 +27,7 @@ class ExhaustiveVerifier(Verifier):
         super().__init__(*args, **kwargs)
         self.graph = graph
         self.method = EXHAUSTIVE
+        self._known_rows: dict[int, np.ndarray] = {}
 
     def longest_game(self) -> Answer:
         """The longest path of the state graph to a terminal state, or a cycle."""
@@ -73,7 +74,7 @@ class ExhaustiveVerifier(Verifier):
         """The game need not end: a shortest line to the cycle's first state, then round it."""
         graph = self.graph
         start = graph.line_to(int(graph.sources[cycle[0]]))
-        loop = tuple(tuple(int(a) for a in graph.edge_joints[edge]) for edge in cycle)
+        loop = graph.steps(cycle)
         self.deepest = self.horizon
         return self._loop(Line(start.steps + loop), start.depth)
 
@@ -88,8 +89,11 @@ class ExhaustiveVerifier(Verifier):
         return True
 
     def _row(self, literal: int) -> np.ndarray:
-        """The value of a circuit literal over fluents in every reachable state."""
-        return self._rows([literal])[0]
+        """The value of a circuit literal over fluents in every reachable state (worked out
+        once: `terminal` serves three questions)."""
+        if literal not in self._known_rows:
+            self._known_rows[literal] = self._rows([literal])[0]
+        return self._known_rows[literal]
 
     def _rows(self, literals: list[int]) -> np.ndarray:
         circuit = self.playouts.compiled(self.system, literals, self.budget)

@@ -14,6 +14,7 @@ random playouts already show the game big (`worth_listing`).
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -66,17 +67,16 @@ class TooManyStates(Exception):
 
 @dataclass(frozen=True)
 class StateGraph:
-    """The reachable states in breadth-first order (state 0 is the initial state), each
-    after the first with its parent and the joint action from it (so a shortest line of
-    play to every state), and the edges: every legal joint action of every non-terminal
-    state (terminal states have none)."""
+    """The reachable states in breadth-first order (state 0 is the initial state) and the
+    edges: every legal joint action of every non-terminal state (terminal states have
+    none). Each state after the first names the edge it was found by, so a shortest line of
+    play leads to every state."""
 
     packed: np.ndarray
     """states x bytes: each state's fluent values, packed 8 to a byte."""
     fluents: int
-    parents: np.ndarray
-    joints: np.ndarray
-    """states x roles: the joint action (action indexes) from the parent."""
+    found_by: np.ndarray
+    """Per state, the edge that reached it first (-1 for the initial state)."""
     sources: np.ndarray
     targets: np.ndarray
     edge_joints: np.ndarray
@@ -84,21 +84,20 @@ class StateGraph:
 
     def line_to(self, state: int) -> Line:
         """A shortest line of play from the initial state to `state`."""
-        steps = []
-        while state > 0:
-            steps.append(tuple(int(a) for a in self.joints[state]))
-            state = int(self.parents[state])
-        return Line(tuple(reversed(steps)))
+        return self.line_by(state, self.found_by)
 
     def line_by(self, state: int, via: np.ndarray) -> Line:
         """The line of play to `state` along the edges `via` names (per state the edge it
-        is reached by, -1 for the initial state), as `longest_paths` gives them."""
-        steps = []
+        is reached by, -1 for the initial state), as `found_by` and `longest_paths` do."""
+        edges = []
         while via[state] >= 0:
-            edge = int(via[state])
-            steps.append(tuple(int(a) for a in self.edge_joints[edge]))
-            state = int(self.sources[edge])
-        return Line(tuple(reversed(steps)))
+            edges.append(int(via[state]))
+            state = int(self.sources[edges[-1]])
+        return Line(self.steps(reversed(edges)))
+
+    def steps(self, edges: Iterable[int]) -> tuple[tuple[int, ...], ...]:
+        """The joint actions of `edges`, in order."""
+        return tuple(tuple(int(a) for a in self.edge_joints[edge]) for edge in edges)
 
     def rows(
         self, circuit: BatchCircuit, system: TransitionSystem, literals, budget: Budget
@@ -187,15 +186,14 @@ def explore(system: TransitionSystem, circuit: BatchCircuit, budget: Budget) -> 
 
 class _Found:
     """The states found so far (packed bits, in arrays that double as they fill), indexed
-    by their bits, with their parents and the joint actions from them; and the edges."""
+    by their bits, each with the edge it was found by; and the edges."""
 
     def __init__(self, start: np.ndarray, roles: int):
-        self.width = len(start)
+        self.width, self.roles = len(start), roles
         packed = np.packbits(start)
         self.most = min(MAX_STATES, STATE_BYTES // max(1, len(packed)))
         self.packed = packed[None, :]
-        self.parents = np.full(1, -1, dtype=np.int64)
-        self.joints = np.zeros((1, roles), dtype=np.int64)
+        self.found_by = np.full(1, -1, dtype=np.int64)
         self.index = {packed.tobytes(): 0}
         self.count = 1
         self.sources: list[np.ndarray] = []
@@ -209,6 +207,7 @@ class _Found:
 
     def add_edges(self, sources: np.ndarray, joints: np.ndarray, following: np.ndarray) -> None:
         """Edges from `sources` by `joints` to the states `following`, found or new."""
+        first_edge = self.edges
         self.edges += len(sources)
         if self.edges > MAX_EDGES:
             raise TooManyStates(f"more than {MAX_EDGES:,} joint actions in reachable states")
@@ -223,38 +222,34 @@ class _Found:
                 target = self.index[text] = self.count + len(new)
                 new.append(number)
             targets[number] = target
-        self._append(keys[new], sources[first[new]], joints[first[new]])
+        self._append(keys[new], first_edge + first[new])
         self.sources.append(sources)
         self.targets.append(targets[inverse.reshape(-1)])
         self.edge_joints.append(joints)
 
-    def _append(self, packed: np.ndarray, parents: np.ndarray, joints: np.ndarray) -> None:
+    def _append(self, packed: np.ndarray, found_by: np.ndarray) -> None:
         count = self.count + len(packed)
         if count > self.most:
             raise TooManyStates(f"more than {self.most:,} reachable states")
         if count > len(self.packed):
             size = min(self.most, max(count, 2 * len(self.packed)))
             self.packed = _grown(self.packed, size)
-            self.parents = _grown(self.parents, size)
-            self.joints = _grown(self.joints, size)
+            self.found_by = _grown(self.found_by, size)
         self.packed[self.count : count] = packed
-        self.parents[self.count : count] = parents
-        self.joints[self.count : count] = joints
+        self.found_by[self.count : count] = found_by
         self.count = count
 
     def graph(self) -> StateGraph:
-        def joined(parts: list[np.ndarray], like: np.ndarray) -> np.ndarray:
-            return np.concatenate(parts) if parts else like[:0]
+        def joined(parts: list[np.ndarray], *shape: int) -> np.ndarray:
+            return np.concatenate(parts) if parts else np.zeros((0, *shape), dtype=np.int64)
 
-        count = self.count
         return StateGraph(
-            packed=self.packed[:count],
+            packed=self.packed[: self.count],
             fluents=self.width,
-            parents=self.parents[:count],
-            joints=self.joints[:count],
-            sources=joined(self.sources, self.parents),
-            targets=joined(self.targets, self.parents),
-            edge_joints=joined(self.edge_joints, self.joints),
+            found_by=self.found_by[: self.count],
+            sources=joined(self.sources),
+            targets=joined(self.targets),
+            edge_joints=joined(self.edge_joints, self.roles),
         )
 
 
