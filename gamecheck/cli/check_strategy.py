@@ -43,11 +43,11 @@ def run(args, budget: Budget) -> int:
         decisions = check_strategy(
             sheet, strategy.team, strategy.start, strategy.actions, strategy.depth, budget
         )
+        wins = True
     except StrategyCheckFailure as error:
-        failure = str(error)
+        failure, wins = str(error), False
     except OutOfBudget:
-        pass
-    wins = None if decisions is None and failure is None else failure is None
+        wins = None  # the replay did not end: unknown
     who = strategy.team[0] if len(strategy.team) == 1 else f"team {','.join(strategy.team)}"
     if args.json:
         body = {

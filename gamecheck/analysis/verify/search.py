@@ -82,8 +82,9 @@ class Verifier:
         self.deepest: int | None = None
         """The last depth any question needs: one past the deepest non-terminal state."""
         self.longest_line = 0
-        self.last_states: dict[tuple, tuple] = {}
         """The most steps of a line of play replayed so far (any question's)."""
+        self.last_states: dict[tuple, tuple] = {}
+        """Witness -> (game, the state it ends in there): from the first checking game."""
         self._outcome_witnesses: dict[tuple, tuple] = {}
         """The goal vectors found so far, each with its line of play (kept between rounds)."""
         self._outcome_query: OpenQuery | None = None
