@@ -29,6 +29,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from gamecheck.solvers.forced_win import TABLE_MEGABYTES
+
 __version__ = "0.2.0"
 
 if TYPE_CHECKING:
@@ -87,13 +89,20 @@ def forced_win(
     team: Sequence[str] | None = None,
     time_limit: float | None = 60.0,
     max_depth: int | None = None,
+    table_megabytes: float | None = TABLE_MEGABYTES,
 ) -> ForcedWin:
     """Whether `role` (with the roles proved to share its goals: its team) or the given
     `team` can force goal 100 from the initial state within `max_depth` steps (default: the
-    game's step bound) whatever all other roles do together, and how soon."""
+    game's step bound) whatever all other roles do together, and how soon; the search's
+    tables take at most `table_megabytes` (None: unbounded)."""
     from gamecheck.analysis.forced_wins import solve_forced_win
     from gamecheck.budget import Budget
 
     return solve_forced_win(
-        subject, role, team=team, max_depth=max_depth, budget=Budget(time_limit)
+        subject,
+        role,
+        team=team,
+        max_depth=max_depth,
+        budget=Budget(time_limit),
+        table_megabytes=table_megabytes,
     )

@@ -3,16 +3,25 @@ hand, against a plain reference solver, and its strategy checker."""
 
 from __future__ import annotations
 
+import gc
 import itertools
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
 from gamecheck.analysis.loading import load_game
-from gamecheck.analysis.playouts import random_steps
+from gamecheck.analysis.playouts import RandomPlayout, random_steps
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.models import get_game
-from gamecheck.solvers.forced_win.and_or import NodeCounter, Prover
+from gamecheck.models.base import NEVER
+from gamecheck.solvers.forced_win.and_or import (
+    SOLVED_ENTRY_BYTES,
+    SOLVED_SHARE,
+    NodeCounter,
+    Prover,
+    deep_size,
+)
 from gamecheck.solvers.forced_win.search import Status, forced_win
 from gamecheck.solvers.forced_win.sides import Sides
 from gamecheck.solvers.forced_win.strategy_check import StrategyCheckFailure, check_strategy
@@ -362,14 +371,76 @@ def test_cubicup_endgame_with_four_cubes_left():
         assert (result.status, result.searched_depth) == (Status.NONE, CUBICUP.step_bound)
 
 
-def test_a_pruned_table_gives_the_same_answers(monkeypatch):
-    monkeypatch.setattr("gamecheck.solvers.forced_win.and_or.SOLVED_LIMIT", 20)
-    unstoppable = forced_win(TICTACCHESS, "red", start=tictacchess_state(*TWO_MOVES_UNSTOPPABLE))
-    assert (unstoppable.status, unstoppable.depth) == (Status.FOUND, 4)
+def test_a_pruned_table_gives_the_same_answers():
+    tiny = 0.02  # megabytes: some 30 entries of each table
+    unstoppable = tictacchess_state(*TWO_MOVES_UNSTOPPABLE)
+    result = forced_win(TICTACCHESS, "red", start=unstoppable, table_megabytes=tiny)
+    assert (result.status, result.depth) == (Status.FOUND, 4)
     stopped = tictacchess_state(*TWO_MOVES_STOPPED)
-    assert forced_win(TICTACCHESS, "red", start=stopped, max_depth=6).status is Status.NONE
+    result = forced_win(TICTACCHESS, "red", start=stopped, max_depth=6, table_megabytes=tiny)
+    assert result.status is Status.NONE
     start = tictactoe3d_state(ROW_ONE_X, ROW_ONE_O, "orow", "xrow", "orow")
-    assert forced_win(TICTACTOE3D, "xrow", start=start).strategy_size == 50
+    assert forced_win(TICTACTOE3D, "xrow", start=start, table_megabytes=tiny).strategy_size == 50
+
+
+def test_a_table_too_small_for_its_terminal_states_still_answers_right():
+    # 8 proved states at most, so the prune drops terminal states the search's expansions
+    # may still hold
+    game = load_game(str(GDL / "tictactoe.kif"))
+    forgot = False
+    for seed in range(3):
+        start = [step.state for step in random_steps(game, seed)][2]
+        memory = 8 * (deep_size(start) + SOLVED_ENTRY_BYTES) / SOLVED_SHARE
+        for role in game.roles:
+            sides = Sides(game, (game.roles.index(role),))
+            prover = Prover(sides, NodeCounter(Budget()), memory=memory)
+            for depth in range(8):
+                value = prover.prove(start, depth, depth_first=True)
+                assert (value >= 0) == won_within(game, role, start, depth), (seed, role, depth)
+            forgot |= prover.forgetful
+    assert forgot
+
+
+def test_a_terminal_state_the_prune_dropped_is_classified_again():
+    # the final states of 8 random games of tictactoe, in a table of 4 entries: a lookup
+    # must find each one's value again (0: won at once; a loss at every depth), not take it
+    # for an open state
+    game = load_game(str(GDL / "tictactoe.kif"))
+    finals = []
+    for seed in range(8):
+        playout = RandomPlayout(game, seed)
+        list(playout)
+        finals.append(playout.final)
+    memory = 4 * (deep_size(finals[0]) + SOLVED_ENTRY_BYTES) / SOLVED_SHARE
+    prover = Prover(Sides(game, (0,)), NodeCounter(Budget()), memory=memory)
+    for state in finals:
+        prover.prove(state, 0, depth_first=True)
+    prover._prune()
+    assert prover.forgetful and len(prover.solved) <= 2
+    wins = [game.goals(state)[0] == 100 for state in finals]
+    assert any(wins) and not all(wins)
+    for state, won in zip(finals, wins, strict=True):
+        assert prover._known(state, 0) == (0 if won else -1 - NEVER)
+
+
+def test_the_tables_stay_within_their_memory():
+    # the same 5,000 nodes for team X of tictactoe3d from the start, measured by tracemalloc:
+    # unbounded tables take several MB, tables given 1 MB stay under twice that (a prune
+    # builds the kept table beside the old one)
+    def traced_megabytes(memory: float | None) -> float:
+        gc.collect()
+        tracemalloc.start()
+        counter = NodeCounter(Budget(), node_limit=5_000)
+        prover = Prover(Sides(TICTACTOE3D, (0, 1, 2)), counter, memory=memory)
+        with pytest.raises(OutOfBudget):
+            for depth in itertools.count():
+                prover.prove(TICTACTOE3D.initial_state(), depth, depth_first=depth % 2 == 0)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        return peak / 2**20
+
+    assert traced_megabytes(None) > 4
+    assert traced_megabytes(2**20) < 2
 
 
 @pytest.mark.parametrize("depth_first", [True, False], ids=["depth-first", "df-pn"])

@@ -94,6 +94,10 @@ COMMANDS = {
     "verify bad sheet": ["verify", GDL / "bad_unsafe.kif"],
     "verify horizon": ["verify", GDL / "tictactoe.kif", "--horizon", "3", "--no-exhaustive"],
     "forced-win": ["forced-win", "tictacchess", "--role", "red", "--max-depth", "2", "--json"],
+    "forced-win small tables": [
+        *("forced-win", "tictacchess", "--role", "red", "--max-depth", "2", "--memory", "0.5"),
+    ],
+    "forced-win memory zero": ["forced-win", "tictacchess", "--role", "red", "--memory", "0"],
     "forced-win bad role": ["forced-win", "tictacchess", "--role", "nobody"],
     "forced-win time limit": ["forced-win", "cubicup", "--role", "yellow", "--time-limit", "0.5"],
     "report unknown game": ["report", "nosuchgame"],
@@ -304,6 +308,10 @@ def test_forced_win_codes(runs):
     # after 2 steps red has at most one piece in the centre square (one knight jump from its
     # spawn cell), so no line of three
     assert runs["forced-win"].code == 0 and result["status"] == "none"
+    small = runs["forced-win small tables"]
+    assert small.code == 0 and "none: no forced win within 2 steps (proved)" in small.out
+    zero = runs["forced-win memory zero"]
+    assert zero.code == 2 and zero.one_sentence_error("'0' is not a number of megabytes > 0")
     assert runs["forced-win bad role"].code == 2
     assert runs["forced-win bad role"].one_sentence_error("no role 'nobody'")
     assert runs["forced-win time limit"].code == 4

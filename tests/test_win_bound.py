@@ -14,7 +14,13 @@ from gamecheck.analysis.loading import load_rule_sheet
 from gamecheck.budget import Budget
 from gamecheck.models import get_game
 from gamecheck.models.base import NEVER
-from gamecheck.solvers.forced_win.and_or import INFINITE, NodeCounter, Prover
+from gamecheck.solvers.forced_win.and_or import (
+    SOLVED_ENTRY_BYTES,
+    SOLVED_SHARE,
+    NodeCounter,
+    Prover,
+    deep_size,
+)
 from gamecheck.solvers.forced_win.search import Status, forced_win
 from gamecheck.solvers.forced_win.sides import Sides
 from tests.forced_win_reference import won_within
@@ -357,16 +363,15 @@ def test_answers_with_the_bound_agree_with_the_reference(depth_first):
 
 
 @pytest.mark.parametrize("depth_first", [True, False], ids=["depth-first", "df-pn"])
-def test_a_tiny_table_proves_what_an_unbounded_one_does(monkeypatch, depth_first):
-    # every role and depth on one prover each, the tables of the first capped at 32 entries:
-    # pruned over and over, to its 16 deepest proofs and its terminal states
-    monkeypatch.setattr("gamecheck.solvers.forced_win.and_or.SOLVED_LIMIT", 32)
+def test_a_tiny_table_proves_what_an_unbounded_one_does(depth_first):
+    # every role and depth on one prover each, the proved states of the first capped at 32
+    # entries: pruned over and over, to its 16 deepest proofs, terminal states first
     answers, pruned = set(), False
     for state in (RED_ONE_MOVE_AWAY, YELLOW_BLOCKS, RED_DROPS_TO_WIN):
+        memory = 32 * (deep_size(state) + SOLVED_ENTRY_BYTES) / SOLVED_SHARE
         for role in range(3):
-            capped = Prover(Sides(TTCC4, (role,)), NodeCounter(Budget()))
-            unbounded = Prover(Sides(TTCC4, (role,)), NodeCounter(Budget()))
-            unbounded.solved_limit = INFINITE
+            capped = Prover(Sides(TTCC4, (role,)), NodeCounter(Budget()), memory=memory)
+            unbounded = Prover(Sides(TTCC4, (role,)), NodeCounter(Budget()), memory=None)
             for depth in range(8):
                 value = capped.prove(state, depth, depth_first=depth_first)
                 expected = unbounded.prove(state, depth, depth_first=depth_first)

@@ -25,6 +25,7 @@ from gamecheck.analysis.win_bounds import ground_rules
 from gamecheck.budget import Budget
 from gamecheck.models.base import Game, State
 from gamecheck.schema import stamped
+from gamecheck.solvers.forced_win import TABLE_MEGABYTES
 from gamecheck.solvers.forced_win.search import Status
 from gamecheck.solvers.forced_win.sides import StuckState
 
@@ -111,6 +112,7 @@ def endgame_study(
     budget: Budget | None = None,
     node_limit: int | None = None,
     progress: bool = False,
+    table_megabytes: float | None = TABLE_MEGABYTES,
 ) -> EndgameStudy:
     """One row per position and team (each asked role's team, once; or the given `team`):
     can it force a win within `before` steps?
@@ -118,7 +120,7 @@ def endgame_study(
     Each search gets an equal share of the time still left for the searches still to do
     (and once more if it ended before its first node, the share taken by what is made
     once for all: ground rules, tables), and at most `node_limit` nodes (a budget that
-    gives the same answers on any machine).
+    gives the same answers on any machine), on tables of `table_megabytes`.
     """
     budget = budget or Budget()
     if team is not None:
@@ -141,6 +143,7 @@ def endgame_study(
             node_limit=node_limit,
             progress=progress,
             rules=rules,
+            table_megabytes=table_megabytes,
         )
         result = ask(budget=budget.part(share=1 / (len(searches) - done)))
         if result.status is Status.UNKNOWN and result.nodes == 0 and not budget.expired:

@@ -31,6 +31,7 @@ from gamecheck.analysis.winning_line import LineSearch, winning_line
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.errors import GamecheckError
 from gamecheck.models.base import Game, State
+from gamecheck.solvers.forced_win import TABLE_MEGABYTES
 from gamecheck.solvers.forced_win.sat import forced_win_sat
 from gamecheck.solvers.forced_win.search import ForcedWin, Status, depth_bound, forced_win
 from gamecheck.solvers.forced_win.sides import Sides, make_sides
@@ -65,6 +66,7 @@ def solve_forced_win(
     stage: Callable[[str], None] = lambda _: None,
     teams: Teams | None = None,
     rules: Callable[[], GroundRules | None] | None = None,
+    table_megabytes: float | None = TABLE_MEGABYTES,
 ) -> ForcedWin:
     """Whether `role` (with its team) or the given `team` can force goal 100 for all its
     roles from `start` (default: the initial state) within `max_depth` steps (default: the
@@ -72,7 +74,8 @@ def solve_forced_win(
     the start is reachable, so the rules' depth bound applies. `progress` shows the search's
     progress bar, `stage` is told each phase. `teams` may be passed when they are known
     already, and `rules` gives the game's ground rules when they are needed (an endgame study
-    finds both once for all its questions)."""
+    finds both once for all its questions). `table_megabytes` bounds the search's tables
+    (None: unbounded)."""
     if method not in METHODS:
         raise GamecheckError(f"unknown method {method!r}: {' or '.join(METHODS)}")
     clock = time.monotonic()
@@ -82,7 +85,9 @@ def solve_forced_win(
         stage("teams")
     sides, source = _sides(game, role, team, teams, budget)
     state = game.initial_state() if start is None else start
-    question = _Question(game, sides, state, max_depth, budget, node_limit, progress, stage)
+    question = _Question(
+        game, sides, state, max_depth, budget, node_limit, progress, stage, table_megabytes
+    )
     if method == "sat":
         result = question.by_sat()
     else:
@@ -113,7 +118,9 @@ def _sides(game: Game, role, team, teams, budget: Budget) -> tuple[Sides, str]:
 class _Question:
     """One forced-win question, answered phase by phase within one budget."""
 
-    def __init__(self, game, sides, state, max_depth, budget, node_limit, progress, stage):
+    def __init__(
+        self, game, sides, state, max_depth, budget, node_limit, progress, stage, table_megabytes
+    ):
         self.game = game
         self.sides = sides
         self.state = state
@@ -123,6 +130,7 @@ class _Question:
         self.node_limit = node_limit
         self.progress = progress
         self.stage = stage
+        self.table_megabytes = table_megabytes
         self.quick_nodes = 0
         """The nodes of a quick search that did not settle the question."""
 
@@ -188,6 +196,7 @@ class _Question:
             node_limit=node_limit,
             lower_bound=lower,
             progress=self.progress,
+            table_megabytes=self.table_megabytes,
         )
 
     def _cooperative_bound(self, rules: GroundRules, reachable: bool, lower: int) -> int | None:

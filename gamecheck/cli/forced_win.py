@@ -17,12 +17,21 @@ import time
 
 from gamecheck.budget import Budget
 from gamecheck.cli import DEFECTIVE, status
-from gamecheck.cli.options import add_start, count, seconds, seed, start_state, start_text
+from gamecheck.cli.options import (
+    add_start,
+    count,
+    megabytes,
+    seconds,
+    seed,
+    start_state,
+    start_text,
+)
 from gamecheck.errors import GamecheckError
 
 
 def register(subparsers) -> None:
     from gamecheck.analysis.forced_wins import METHODS
+    from gamecheck.solvers.forced_win import TABLE_MEGABYTES
 
     parser = subparsers.add_parser(
         "forced-win", help="can a role or team force a win whatever the others do, and how soon?"
@@ -51,6 +60,14 @@ def register(subparsers) -> None:
         default=60.0,
         metavar="S",
         help="seconds for the whole command (default 60; for --endgames, the whole study)",
+    )
+    parser.add_argument(
+        "--memory",
+        type=megabytes,
+        default=TABLE_MEGABYTES,
+        metavar="MB",
+        help=f"megabytes for the search's tables (default {TABLE_MEGABYTES}; for --endgames, "
+        "each search's)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
@@ -124,6 +141,7 @@ def _run_one(game, args, budget: Budget, team) -> int:
         method=args.method,
         progress=True,
         stage=stage,
+        table_megabytes=args.memory,
     )
     if args.strategy and result.strategy is not None:
         text = json.dumps(result.strategy.to_json(game)) + "\n"
@@ -210,7 +228,15 @@ def _run_study(game, args, budget: Budget, team) -> int:
         raise GamecheckError("an endgame study uses the search method")
     positions = endgame_positions(game, args.endgames, args.before, seed=args.seed)
     roles = None if args.role is None else [args.role]
-    study = endgame_study(game, positions, roles=roles, team=team, budget=budget, progress=True)
+    study = endgame_study(
+        game,
+        positions,
+        roles=roles,
+        team=team,
+        budget=budget,
+        progress=True,
+        table_megabytes=args.memory,
+    )
     rows = study.rows
     if args.csv:
         write_atomically(args.csv, lambda file: rows.to_csv(file, index=False))

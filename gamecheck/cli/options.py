@@ -46,12 +46,21 @@ def seed(text: str) -> int:
 
 def seconds(text: str) -> float:
     """A time limit: a finite number of seconds > 0."""
+    return _positive(text, "seconds")
+
+
+def megabytes(text: str) -> float:
+    """A memory size: a finite number of megabytes > 0."""
+    return _positive(text, "megabytes")
+
+
+def _positive(text: str, unit: str) -> float:
     try:
         value = float(text)
     except ValueError:
         value = math.nan
     if not 0 < value < math.inf:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds > 0")
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of {unit} > 0")
     return value
 
 

@@ -27,29 +27,40 @@ search:
 
 A loss is proved together with the largest depth it holds for (a terminal loss holds for
 all), so a caller can skip depths. Tables are keyed by a representative of each state's
-symmetry class (solvers/forced_win/symmetry.py) and bounded in size. The search calls the
-game's unchecked `apply`; the time limit is the command's Budget, the node limit a separate
-count.
+symmetry class (solvers/forced_win/symmetry.py) and bounded in memory (`TableLimits`). The
+search calls the game's unchecked `apply`; the time limit is the command's Budget, the node
+limit a separate count.
 """
 
 from __future__ import annotations
 
+import math
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.models.base import NEVER, State
+from gamecheck.solvers.forced_win import TABLE_MEGABYTES
 from gamecheck.solvers.forced_win.sides import Sides, TeamAction
 from gamecheck.solvers.forced_win.symmetry import Symmetry, Transform, map_team_action
 
 INFINITE = NEVER
 """A depth beyond any game: a loss proved for it holds at every depth."""
-SOLVED_LIMIT = 2_000_000
-"""Past this many proved states, the table keeps its terminal states and its deepest proofs
-(`Prover._prune`). ttcc4 red from the start, 600 s: depth 24 settled, 2.2 GB peak RSS (21,
-1.8 GB when only the terminal states and losses at every depth were kept)."""
-EXPANSION_CACHE = 200_000
-PROOF_NUMBER_CACHE = 2_000_000
+SOLVED_SHARE, NUMBERS_SHARE = 0.5, 0.25
+"""The shares of a prover's table memory for proved states and for df-pn's numbers; the
+expansions have the rest."""
+SOLVED_ENTRY_BYTES = 110
+"""A proved state's dict slot and `_Solved`, beside its key (measured with tracemalloc)."""
+NUMBERS_ENTRY_BYTES = 200
+"""A df-pn entry's dict slot and its (state, depth) and (pn, dn) tuples, beside the state."""
+CHILD_BYTES = 16
+"""A child's place in an expansion, beside the child state."""
+CACHE_FLOOR = 1_000
+"""The fewest entries of the df-pn numbers and of the expansions' children, whatever the
+memory: df-pn needs the numbers along its path to make progress."""
+MEASURE_EVERY = 64
+"""Expansions between two measurements of a state's size."""
 KILLERS = 4
 """Replies remembered for immediate-threat pruning."""
 FINISHERS = 64
@@ -99,6 +110,41 @@ class NodeCounter:
             raise OutOfBudget("the node limit ran out")
 
 
+class TableLimits:
+    """How many entries a prover's tables may hold: a share of their memory (bytes; None:
+    unbounded) over the size of an entry, which grows with the largest state measured."""
+
+    def __init__(self, memory: float | None):
+        self.memory = math.inf if memory is None else memory
+        self.state_bytes = 0
+        self._update()
+
+    def measure(self, state: State) -> None:
+        size = deep_size(state)
+        if size > self.state_bytes:
+            self.state_bytes = size
+            self._update()
+
+    def _update(self) -> None:
+        memory, state = self.memory, self.state_bytes
+        self.solved = memory * SOLVED_SHARE / (state + SOLVED_ENTRY_BYTES)
+        numbers = memory * NUMBERS_SHARE / (state + NUMBERS_ENTRY_BYTES)
+        children = memory * (1 - SOLVED_SHARE - NUMBERS_SHARE) / (state + CHILD_BYTES)
+        self.numbers, self.children = max(numbers, CACHE_FLOOR), max(children, CACHE_FLOOR)
+
+
+def deep_size(value: object) -> int:
+    """The bytes of a state: the object, and the tuples, frozensets, slots, bytes and large
+    ints inside it (small ints and strings are shared, so they are not counted)."""
+    if isinstance(value, str) or value is None or isinstance(value, int) and -5 <= value <= 256:
+        return 0
+    size = sys.getsizeof(value)
+    if isinstance(value, tuple | frozenset | list):
+        return size + sum(deep_size(part) for part in value)
+    slots = getattr(type(value), "__slots__", ())
+    return size + sum(deep_size(getattr(value, name)) for name in slots if hasattr(value, name))
+
+
 @dataclass(slots=True)
 class _Expansion:
     """A non-terminal state's moves: the team's joint actions, the opponents' joint replies
@@ -140,17 +186,29 @@ class Prover:
     """Proves or refutes "won within d" for the states of one game and team, sharing its
     tables across depths and across the two search methods."""
 
-    def __init__(self, sides: Sides, counter: NodeCounter, symmetry: Symmetry | None = None):
+    def __init__(
+        self,
+        sides: Sides,
+        counter: NodeCounter,
+        symmetry: Symmetry | None = None,
+        memory: float | None = TABLE_MEGABYTES * 2**20,
+    ):
+        """`memory`: the bytes the tables may take (None: unbounded)."""
         self.sides = sides
         self.game = sides.game
         self.counter = counter
         self.symmetry = symmetry
         self.solved: dict[State, _Solved] = {}
-        self.solved_limit = SOLVED_LIMIT
+        self.limits = TableLimits(memory)
+        self.forgetful = False
+        """Whether a prune dropped terminal states: they are then classified again when
+        looked up (`_known`)."""
         self.rival: Prover | None = None
         """The prover of the opposite question on the same keys (`share_wins`): a state it
         proved won at some depth is lost here at every depth."""
         self.expansions: dict[State, _Expansion] = {}
+        self.children = 0
+        """The children of the expansions kept."""
         self.numbers: dict[tuple[State, int], tuple[int, int]] = {}
         self.my_history: dict[TeamAction, int] = {}
         self.their_history: dict[tuple, int] = {}
@@ -164,6 +222,7 @@ class Prover:
     def prove(self, state: State, depth: int, *, depth_first: bool) -> int:
         """Won within `depth`: the depth a win is proved for, or -1 - the depth a loss is."""
         key = self.key(state)
+        self.limits.measure(key)
         self._classify(key)
         known = self._known(key, depth)
         if known is not None:
@@ -180,24 +239,30 @@ class Prover:
     def _count(self) -> None:
         """Count a node; keep the table of proved states bounded."""
         self.counter.count()
-        if len(self.solved) > self.solved_limit:
+        if len(self.solved) > self.limits.solved:
             self._prune()
 
     def _prune(self) -> None:
-        """Keep the deepest proofs, in at most half the table's limit (what cost the most
-        nodes), and the terminal states: the children of the expansions in use were
-        classified only when made. The other expansions go: their children are classified
+        """Keep at most half the table's limit: the terminal states (and other losses at
+        every depth) first, for the children of the expansions in use were classified only
+        when made, then the deepest proofs (what cost the most nodes). Where the terminal
+        states alone do not fit, some go, and from then on a state not in the table is
+        classified again when looked up. The expansions go: their children are classified
         again when remade."""
-        depths = [_proved_depth(entry) for entry in self.solved.values()]
-        kept = sorted(depths, reverse=True)[: self.solved_limit // 2]
-        least = kept[-1] + 1 if kept and len(kept) < len(depths) else 0
+        ranks = [_rank(entry) for entry in self.solved.values()]
+        kept = sorted(ranks, reverse=True)[: int(self.limits.solved) // 2]
+        least = kept[-1] + 1 if kept and len(kept) < len(ranks) else 0
+        self.forgetful = self.forgetful or least > _rank(_Solved(win=0))
         self.solved = {
             key: entry
-            for (key, entry), depth in zip(self.solved.items(), depths, strict=True)
-            if depth >= least or entry.win == 0 or entry.loss >= INFINITE
+            for (key, entry), rank in zip(self.solved.items(), ranks, strict=True)
+            if rank >= least
         }
-        self.solved_limit = max(SOLVED_LIMIT, 2 * len(self.solved))
+        self._drop_expansions()
+
+    def _drop_expansions(self) -> None:
         self.expansions.clear()
+        self.children = 0
 
     def _classify(self, key: State) -> None:
         """Record a terminal state as won at depth 0 or lost at every depth, a state that a
@@ -226,6 +291,9 @@ class Prover:
 
     def _known(self, key: State, depth: int) -> int | None:
         entry = self.solved.get(key)
+        if entry is None and self.forgetful:
+            self._classify(key)  # a terminal state the prune dropped
+            entry = self.solved.get(key)
         if entry is None:
             return None
         if entry.win <= depth:
@@ -257,8 +325,11 @@ class Prover:
                 row.append(child)
             children.append(tuple(row))
         expansion = _Expansion(actions, replies, children)
-        if len(self.expansions) >= EXPANSION_CACHE:
-            self.expansions.clear()
+        if len(self.expansions) % MEASURE_EVERY == 0 and children and children[0]:
+            self.limits.measure(children[0][0])
+        self.children += len(actions) * len(replies)
+        if self.children > self.limits.children:
+            self._drop_expansions()
         self.expansions[key] = expansion
         return expansion
 
@@ -453,7 +524,7 @@ class Prover:
                 self.numbers.pop((key, depth), None)
                 return
             if numbers.pn >= pn_limit or numbers.dn >= dn_limit:
-                if len(self.numbers) >= PROOF_NUMBER_CACHE:
+                if len(self.numbers) >= self.limits.numbers:
                     self.numbers.clear()
                 self.numbers[(key, depth)] = (numbers.pn, numbers.dn)
                 return
@@ -583,9 +654,12 @@ def share_wins(prover: Prover, rival: Prover) -> None:
         prover.rival, rival.rival = rival, prover
 
 
-def _proved_depth(entry: _Solved) -> int:
-    """The largest depth an entry settles: the depth of its loss, or of its win if larger."""
-    return max(entry.loss, entry.win if entry.win < INFINITE else -1)
+def _rank(entry: _Solved) -> int:
+    """What a prune keeps first: terminal states (won at 0 or lost at every depth), then
+    the largest depth an entry settles (the depth of its loss, or of its win if larger)."""
+    depth = max(entry.loss, entry.win if entry.win < INFINITE else -1)
+    protected = entry.win == 0 or entry.loss >= INFINITE
+    return depth + (INFINITE + 1 if protected else 0)
 
 
 def _successor_loss(bound: int) -> int:

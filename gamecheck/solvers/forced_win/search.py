@@ -32,6 +32,7 @@ from tqdm import tqdm
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.models.base import Game, State
 from gamecheck.schema import stamped
+from gamecheck.solvers.forced_win import TABLE_MEGABYTES
 from gamecheck.solvers.forced_win.and_or import (
     CHECK_EVERY,
     INFINITE,
@@ -133,12 +134,15 @@ def forced_win(
     node_limit: int | None = None,
     lower_bound: int = 0,
     progress: bool = False,
+    table_megabytes: float | None = TABLE_MEGABYTES,
 ) -> ForcedWin:
     """Whether the `team` (a role, or several that choose together) can force goal 100 for
     all its roles from `start` (default: the initial state) within `max_depth` steps
     (default: the game's step bound), and in how few. `lower_bound`: a depth below which no
     win is possible, proved by the caller (the game's `steps_to_win` is used too).
-    StuckState if a role has no legal action in a non-terminal state the search meets."""
+    `table_megabytes`: the memory of the search's tables (None: unbounded), shared equally
+    with the spoiler search if there is one. StuckState if a role has no legal action in a
+    non-terminal state the search meets."""
     roles = [team] if isinstance(team, str) else list(team)
     sides = make_sides(game, roles)
     state = game.initial_state() if start is None else start
@@ -155,9 +159,11 @@ def forced_win(
         delay=1.0,
     )
     counter = NodeCounter(budget, node_limit, lambda _: bar.update(CHECK_EVERY))
-    prover = Prover(sides, counter, symmetry_of(game, sides.team))
     fixed_length = game.steps_to_end(state) is not None
-    spoilers = _SpoilerSearch(sides, counter) if sides.opponents and not fixed_length else None
+    with_spoilers = bool(sides.opponents) and not fixed_length
+    memory = None if table_megabytes is None else table_megabytes * 2**20 / (1 + with_spoilers)
+    prover = Prover(sides, counter, symmetry_of(game, sides.team), memory)
+    spoilers = _SpoilerSearch(sides, counter, memory) if with_spoilers else None
     if spoilers is not None:
         share_wins(prover, spoilers.prover)
     answer = _Answer(game, roles[0], sides, max_depth, counter, time.monotonic(), lower_bound)
@@ -236,9 +242,10 @@ class _SpoilerSearch:
     game to end without the team's win? If so, the team has no forced win at any depth.
     Each try gets a number of nodes; its tables carry over to the next."""
 
-    def __init__(self, sides: Sides, counter: NodeCounter):
+    def __init__(self, sides: Sides, counter: NodeCounter, memory: float | None):
         spoilers = sides.spoilers()
-        self.prover = Prover(spoilers, counter, symmetry_of(sides.game, spoilers.team))
+        symmetry = symmetry_of(sides.game, spoilers.team)
+        self.prover = Prover(spoilers, counter, symmetry, memory)
         self.depth = 0
         self.nodes = 0
         """The nodes it has spent, of the shared counter's."""
