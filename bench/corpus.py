@@ -1,7 +1,7 @@
 """The rule-sheet corpus: lint, ground and verify every sheet as a user would, one command
 per sheet.
 
-    python bench/corpus.py DIR [--time-limit S] [--jobs N] [--out DIR] [--limit N]
+    python bench/corpus.py DIR [--time-limit S] [--jobs N] [--out DIR [--resume]] [--limit N]
                                [--only NAME ...] [--sample K]
 
 For every .kif file under DIR (e.g. ../shared/data/ggp) it runs lint's checks (in this
@@ -13,7 +13,10 @@ seconds, the wall time of the command and its overrun past the limit, its peak m
 child's maximum resident set, from wait4), its exit status, and whether it printed a
 traceback. A GDL-II sheet (`sees`, `(role random)`) is counted as refused (verify must exit 2
 on it), not as a sheet whose questions went unsettled. It prints a summary table and one
-JSON line; with --out it writes corpus.csv, summary.json, README.md and two plots there.
+JSON line; with --out it writes corpus.csv, summary.json, README.md and two plots there. With
+--out, each sheet's row is also appended to rows.jsonl there as soon as it is measured, so a
+run that is stopped keeps them: `--resume` (the same options) measures only the sheets that
+rows.jsonl does not hold yet, and reports on them all.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ from gamecheck.errors import GamecheckError
 from gamecheck.gdl.checks import is_gdl_ii, lint_file
 
 QUESTIONS = ("longest_game", "shortest_game", "playability", "goal_definedness", "outcomes")
+ROWS = "rows.jsonl"
+"""Under --out: one JSON row per sheet, appended as each is measured (for --resume)."""
 STARTUP_SECONDS = 5.0
 """Allowance for starting the command (imports) on top of limit + 10%."""
 
@@ -260,6 +265,14 @@ def _plots(rows: list[dict], out: Path) -> None:
     plt.close("all")
 
 
+def _measured_rows(out: Path) -> list[dict]:
+    """The rows an earlier run with the same --out appended to rows.jsonl."""
+    path = out / ROWS
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
 def _chosen(sheet: Path, args) -> bool:
     """Whether --only names the sheet (its relative path or its top folder)."""
     if not args.only:
@@ -274,6 +287,11 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=120.0)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, help="write the report into this directory")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the rows in --out's rows.jsonl and measure only the other sheets",
+    )
     parser.add_argument("--limit", type=int, help="only the first N sheets (sorted by path)")
     parser.add_argument(
         "--only",
@@ -292,16 +310,27 @@ def main() -> None:
     args = parser.parse_args()
     if args.sample < 1:
         parser.error("--sample needs a positive K")
+    if args.resume and not args.out:
+        parser.error("--resume needs --out")
     sheets = [s for s in sorted(args.directory.rglob("*.kif")) if _chosen(s, args)]
     sheets = sheets[:: args.sample][: args.limit]
     if not sheets:
         parser.error(f"no .kif files under {args.directory}")
-    rows = []
+    rows = _measured_rows(args.out) if args.resume else []
+    measured = {row["sheet"] for row in rows}
+    sheets = [s for s in sheets if str(s.relative_to(args.directory)) not in measured]
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+        if not args.resume:
+            (args.out / ROWS).write_text("")
     with ThreadPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(measure, s, args.directory, args.time_limit) for s in sheets]
         for future in futures:
             row = future.result()
             rows.append(row)
+            if args.out:
+                with open(args.out / ROWS, "a") as file:
+                    file.write(json.dumps(row) + "\n")
             print(
                 f"{row['sheet']:<60} exit {row['exit']} {row['verify_seconds']:7.1f} s "
                 f"{row['peak_mb']:7.0f} MB settled {row.get('settled', 0)}/"
