@@ -1,4 +1,5 @@
-"""One time budget per command: a deadline, and cancellation by Ctrl-C or SIGTERM.
+"""One time budget per command: a deadline, and cancellation by Ctrl-C or SIGTERM (and, where
+asked, a memory limit: `limit_memory`).
 
 Every phase of a command (loading, grounding, playouts, invariants, each query, replay) gets
 the same `Budget`, or a `part` of it, and calls `check()` between steps: once the deadline
@@ -8,7 +9,9 @@ settled, the rest `unknown`. That is the one timeout convention of the code.
 A solver call that blocks in C cannot look at the clock, so it names how to stop it:
 `with budget.stopping(solver.interrupt): solver.solve_limited(...)`. One watchdog thread
 calls that at the deadline, or at once when a signal arrives (`on_signals` has Python write
-signal numbers to a pipe the watchdog reads, which works while the main thread is in C).
+signal numbers to a pipe the watchdog reads, which works while the main thread is in C). The
+same thread looks at the process's resident memory (Linux: /proc/self/statm) where a budget
+limits it, and past the limit ends that budget like a deadline.
 
 >>> budget = Budget(None)
 >>> budget.expired, budget.remaining()
@@ -48,6 +51,7 @@ class Budget:
         if parent is not None and parent.deadline is not None:
             self.deadline = min(self.deadline or math.inf, parent.deadline)
         self._interrupted: int | None = None
+        self._exhausted: str | None = None
 
     @property
     def root(self) -> Budget:
@@ -65,9 +69,21 @@ class Budget:
             root._interrupted = signal_number
         _watchdog().stop_all()
 
+    def limit_memory(self, most_bytes: int) -> None:
+        """End this budget and every part of it once the process holds more than
+        `most_bytes` of memory (its resident set; not watched where /proc is missing)."""
+        _watchdog().memory_watch = (self.root, most_bytes)
+
+    def exhaust(self, reason: str) -> None:
+        """End this budget and every part of it now, for `reason` (what `check` raises)."""
+        root = self.root
+        if root._exhausted is None:
+            root._exhausted = reason
+        _watchdog().stop_all()
+
     def remaining(self) -> float:
         """Seconds left (math.inf without a time limit, 0 once expired)."""
-        if self.interrupted is not None:
+        if self.interrupted is not None or self.root._exhausted is not None:
             return 0.0
         if self.deadline is None:
             return math.inf
@@ -86,6 +102,8 @@ class Budget:
         """Raise OutOfBudget if the deadline has passed or the run was interrupted."""
         if self.interrupted is not None:
             raise OutOfBudget("the run was interrupted")
+        if self.root._exhausted is not None:
+            raise OutOfBudget(self.root._exhausted)
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise OutOfBudget("the time limit ran out")
 
@@ -137,7 +155,8 @@ def on_signals(budget: Budget) -> Iterator[None]:
 
 class _Watchdog:
     """One daemon thread: stops guarded calls at their deadline, or all of them when a
-    signal number arrives on its wakeup pipe (open as long as the process runs)."""
+    signal number arrives on its wakeup pipe (open as long as the process runs) or the
+    process holds more memory than `memory_watch` allows its budget."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
@@ -146,6 +165,7 @@ class _Watchdog:
         self.read_end, self.write_end = os.pipe()
         os.set_blocking(self.write_end, False)
         self.listener: Budget | None = None
+        self.memory_watch: tuple[Budget, int] | None = None
         threading.Thread(target=self._run, name="gamecheck-watchdog", daemon=True).start()
 
     def guard(self, budget: Budget, stop: Callable[[], object]) -> int:
@@ -172,10 +192,23 @@ class _Watchdog:
             for number in numbers:
                 if number in (signal.SIGINT, signal.SIGTERM) and listener is not None:
                     listener.interrupt(number)
+            watch = self.memory_watch
+            if watch is not None and resident_bytes() > watch[1]:
+                self.memory_watch = None
+                watch[0].exhaust(f"the memory limit ({watch[1] / 2**20:,.0f} MB) was reached")
             with self.lock:
                 due = [stop for budget, stop in self.guards.values() if budget.expired]
             for stop in due:
                 stop()
+
+
+def resident_bytes() -> int:
+    """The process's resident memory (0 where /proc/self/statm is missing)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        return 0
 
 
 _WATCHDOG: _Watchdog | None = None

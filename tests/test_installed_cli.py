@@ -93,6 +93,8 @@ COMMANDS = {
     "verify defective": ["verify", GDL / "broken_stuck.kif"],
     "verify bad sheet": ["verify", GDL / "bad_unsafe.kif"],
     "verify horizon": ["verify", GDL / "tictactoe.kif", "--horizon", "3", "--no-exhaustive"],
+    "verify memory limit": ["verify", GDL / "tictactoe.kif", "--max-memory", "1"],
+    "verify memory zero": ["verify", GDL / "tictactoe.kif", "--max-memory", "0"],
     "forced-win": ["forced-win", "tictacchess", "--role", "red", "--max-depth", "2", "--json"],
     "forced-win small tables": [
         *("forced-win", "tictacchess", "--role", "red", "--max-depth", "2", "--memory", "0.5"),
@@ -301,6 +303,12 @@ def test_verify_codes(runs):
     # a game of tic-tac-toe can last 9 steps: at horizon 3 the longest game is unknown
     horizon = runs["verify horizon"]
     assert horizon.code == 4 and "longest game       unknown" in horizon.out
+    # the interpreter alone holds more than 1 MB: nothing is settled, and that is unknown
+    memory = runs["verify memory limit"]
+    assert memory.code == 4 and "the memory limit (1 MB) was reached" in memory.out
+    assert "longest game       unknown" in memory.out and "Traceback" not in memory.err
+    zero = runs["verify memory zero"]
+    assert zero.code == 2 and zero.one_sentence_error("'0' is not a number of megabytes > 0")
 
 
 def test_forced_win_codes(runs):

@@ -8,8 +8,12 @@ import time
 
 from gamecheck.budget import Budget
 from gamecheck.cli import status
-from gamecheck.cli.options import add_json, add_time_limit, horizon
+from gamecheck.cli.options import add_json, add_time_limit, horizon, megabytes
 from gamecheck.errors import GamecheckError
+
+MAX_MEMORY_MB = 3584
+"""verify's memory limit by default: the corpus's biggest groundings (amazons) grew past 6 GB
+before their time limit."""
 
 
 def register(subparsers) -> None:
@@ -29,6 +33,14 @@ def register(subparsers) -> None:
         help=f"deepest layer to unroll (default {DEFAULT_HORIZON})",
     )
     add_time_limit(parser, "seconds for the whole command, every answer included")
+    parser.add_argument(
+        "--max-memory",
+        type=megabytes,
+        default=MAX_MEMORY_MB,
+        metavar="MB",
+        help=f"once the process holds more memory, what is not settled is unknown, as at "
+        f"the time limit (default {MAX_MEMORY_MB})",
+    )
     parser.add_argument("--sat-solver", metavar="NAME", help="python-sat solver (cnf backend)")
     parser.add_argument(
         "--no-invariants",
@@ -65,6 +77,7 @@ def run(args, budget: Budget) -> int:
     from gamecheck.solvers.sat import check_sat_solver
 
     check_sat_solver(args.sat_solver)
+    budget.limit_memory(int(args.max_memory * 2**20))
     if args.dimacs and args.backend != "cnf":
         raise GamecheckError("--dimacs writes the CNF of the cnf backend; use --cpsat-export")
     if args.cpsat_export and args.backend != "cpsat":
