@@ -112,6 +112,22 @@ def test_a_capture_count_balances_the_other_pile_and_is_always_there(monkeypatch
     assert "some (captures white _)" not in without
 
 
+def test_a_balance_whose_sum_would_take_a_big_encoding_is_not_tried(monkeypatch):
+    # white's captures c0..c3 weigh 0..3 and black's three stones 1 each: by hand, 7 terms
+    # of total weight 9, a size of 63 (and the same for black's captures)
+    game = GdlGame.from_file(SHEETS / "captures.kif")
+    system = ground(game.rules, "captures")
+
+    def capture_balances() -> list[str]:
+        found = find_invariants(system, seed=3).balances
+        return [b.description for b in found if "(captures white _)" in b.description]
+
+    monkeypatch.setattr(invariants, "MAX_BALANCE_ENCODING", 63)
+    assert len(capture_balances()) == 1
+    monkeypatch.setattr(invariants, "MAX_BALANCE_ENCODING", 62)
+    assert capture_balances() == []
+
+
 def test_numbers_written_with_a_shared_prefix():
     assert invariants._numbers(["c0", "c12", "c3"]) == (0, 12, 3)
     assert invariants._numbers(["0", "7"]) == (0, 7)

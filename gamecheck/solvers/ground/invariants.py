@@ -96,6 +96,10 @@ INDUCTION_DEPTHS = (1, 2, 4)
 BALANCE_DEPTHS = (0, 1)
 """And balances for these (each try costs its sum at every layer: cubicup's three false
 balance candidates took 2.5 s each with k up to 4)."""
+MAX_BALANCE_ENCODING = 500_000
+"""A balance is not tried where its terms times their total weight, a rough size of the
+encoding of its sum, exceed this: pacman2p's 325 pellets worth 1 to 100 (1.7M) took 19M
+clauses, 28 s and 3 GB per bound; cubicup's biggest sum is 220k (170k clauses)."""
 MAX_LIMITS = 8
 """Limits tried, those with the most room to move first."""
 LIMIT_TERMS = 1 << 16
@@ -157,6 +161,12 @@ class Counter:
     def terms(self) -> list[tuple[int, int]]:
         """(weight, literal) for every literal of every feature."""
         return [(weight, literal) for weight, literals in self.features for literal in literals]
+
+    @property
+    def encoding_size(self) -> int:
+        """Its terms times their total weight: a rough size of its sum's encoding."""
+        terms = self.terms
+        return len(terms) * sum(abs(weight) for weight, _ in terms)
 
 
 @dataclass(frozen=True)
@@ -267,6 +277,8 @@ def find_invariants(
                 if prover.keeps_limit(limit, state, budget)
             ]
             for balance in _balance_candidates(changes, registers + features, budget):
+                if balance.encoding_size > MAX_BALANCE_ENCODING:
+                    continue
                 if prover.keeps_balance(balance, state, budget):
                     balances.append(balance)
                     state += [held for held in balance.holding if held not in state]
