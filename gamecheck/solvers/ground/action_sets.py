@@ -52,11 +52,7 @@ def shorten_action_disjunctions(
         for number, (role, role_actions) in enumerate(actions.items())
         for index, action in enumerate(role_actions)
     }
-    grouped = []
-    for count, (atom, bodies) in enumerate(instances.items()):
-        if count % CHECK_EVERY == 0:
-            budget.check()
-        grouped.append((atom, *_groups(bodies, unions)))
+    grouped = [(atom, *_groups(bodies, unions, budget)) for atom, bodies in instances.items()]
     references = Counter(
         literal[1] for bodies in instances.values() for body in bodies for literal in body
     )
@@ -86,12 +82,15 @@ def shorten_action_disjunctions(
 
 
 def _groups(
-    bodies: list[list[GroundLiteral]], unions: dict[Term, frozenset[Term]]
+    bodies: list[list[GroundLiteral]], unions: dict[Term, frozenset[Term]], budget: Budget
 ) -> tuple[list[list[GroundLiteral]], list[tuple[frozenset[Term], list]]]:
     """The bodies that ask for no action or several, and the others grouped by the rest of
-    the body, each group with the union of the actions its bodies ask for."""
+    the body, each group with the union of the actions its bodies ask for. An atom may have
+    millions of bodies (amazons: a cell's next), so the budget is looked at between them."""
     kept, groups = [], {}
-    for body in bodies:
+    for count, body in enumerate(bodies):
+        if count % CHECK_EVERY == 0:
+            budget.check()
         action = _action_literal(body, unions)
         if action is None:
             kept.append(body)
