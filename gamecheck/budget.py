@@ -83,7 +83,8 @@ class Budget:
 
     def remaining(self) -> float:
         """Seconds left (math.inf without a time limit, 0 once expired)."""
-        if self.interrupted is not None or self.root._exhausted is not None:
+        root = self.root
+        if root._interrupted is not None or root._exhausted is not None:
             return 0.0
         if self.deadline is None:
             return math.inf
@@ -100,10 +101,11 @@ class Budget:
 
     def check(self) -> None:
         """Raise OutOfBudget if the deadline has passed or the run was interrupted."""
-        if self.interrupted is not None:
+        root = self.root
+        if root._interrupted is not None:
             raise OutOfBudget("the run was interrupted")
-        if self.root._exhausted is not None:
-            raise OutOfBudget(self.root._exhausted)
+        if root._exhausted is not None:
+            raise OutOfBudget(root._exhausted)
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise OutOfBudget("the time limit ran out")
 
