@@ -72,7 +72,9 @@ class Budget:
     def limit_memory(self, most_bytes: int) -> None:
         """End this budget and every part of it once the process holds more than
         `most_bytes` of memory (its resident set; not watched where /proc is missing)."""
-        _watchdog().memory_watch = (self.root, most_bytes)
+        watchdog = _watchdog()
+        watchdog.memory_watch = (self.root, most_bytes)
+        watchdog.look_at_memory()
 
     def exhaust(self, reason: str) -> None:
         """End this budget and every part of it now, for `reason` (what `check` raises)."""
@@ -100,14 +102,18 @@ class Budget:
         return time.monotonic() - self.start
 
     def check(self) -> None:
-        """Raise OutOfBudget if the deadline has passed or the run was interrupted."""
+        """Raise OutOfBudget, with the `stop_reason`, if the budget has ended."""
+        root = self.root
+        stopped = root._interrupted is not None or root._exhausted is not None
+        if stopped or self.deadline is not None and time.monotonic() >= self.deadline:
+            raise OutOfBudget(self.stop_reason())
+
+    def stop_reason(self) -> str:
+        """Why the budget ends: an interruption, the memory limit, or else the time limit."""
         root = self.root
         if root._interrupted is not None:
-            raise OutOfBudget("the run was interrupted")
-        if root._exhausted is not None:
-            raise OutOfBudget(root._exhausted)
-        if self.deadline is not None and time.monotonic() >= self.deadline:
-            raise OutOfBudget("the time limit ran out")
+            return "the run was interrupted"
+        return root._exhausted or "the time limit ran out"
 
     def part(self, seconds: float | None = None, *, share: float | None = None) -> Budget:
         """A budget that ends after `seconds`, or after `share` of what is left, and no later
@@ -186,6 +192,13 @@ class _Watchdog:
         for stop in stops:
             stop()
 
+    def look_at_memory(self) -> None:
+        """End the watched budget if the process holds more memory than it allows."""
+        watch = self.memory_watch
+        if watch is not None and resident_bytes() > watch[1]:
+            self.memory_watch = None
+            watch[0].exhaust(f"the memory limit ({watch[1] / 2**20:,.0f} MB) was reached")
+
     def _run(self) -> None:
         while True:
             ready, _, _ = select.select([self.read_end], [], [], WATCH_INTERVAL)
@@ -194,10 +207,7 @@ class _Watchdog:
             for number in numbers:
                 if number in (signal.SIGINT, signal.SIGTERM) and listener is not None:
                     listener.interrupt(number)
-            watch = self.memory_watch
-            if watch is not None and resident_bytes() > watch[1]:
-                self.memory_watch = None
-                watch[0].exhaust(f"the memory limit ({watch[1] / 2**20:,.0f} MB) was reached")
+            self.look_at_memory()
             with self.lock:
                 due = [stop for budget, stop in self.guards.values() if budget.expired]
             for stop in due:

@@ -168,8 +168,7 @@ class Verifier:
                     self.deepest = high = middle
             return self._longest_ending_by(high)
         except OutOfBudget:
-            interrupted = self.budget.interrupted is not None
-            reason = "the run was interrupted" if interrupted else "the time limit ran out"
+            reason = self.budget.stop_reason()
             return Answer(
                 UNKNOWN,
                 detail=f"{reason} between bounds: every game ends within "
@@ -360,9 +359,7 @@ class Verifier:
         try:
             answer = question()
         except OutOfBudget:
-            interrupted = budget.interrupted is not None
-            reason = "the run was interrupted" if interrupted else "the time limit ran out"
-            answer = Answer(UNKNOWN, detail=reason)
+            answer = Answer(UNKNOWN, detail=budget.stop_reason())
         return replace(answer, seconds=budget.seconds)
 
     def _impossible(self, condition: int) -> bool:
