@@ -223,6 +223,11 @@ class Prover:
         """Won within `depth`: the depth a win is proved for, or -1 - the depth a loss is."""
         key = self.key(state)
         self.limits.measure(key)
+        return self._prove_key(key, depth, depth_first=depth_first)
+
+    def _prove_key(self, key: State, depth: int, *, depth_first: bool) -> int:
+        """`prove` for a representative, without measuring it (the strategy's walk asks
+        millions of these)."""
         self._classify(key)
         known = self._known(key, depth)
         if known is not None:
@@ -610,9 +615,9 @@ class Prover:
             seen = state
             for transform in frame:
                 seen = transform.state(seen)
-            if self.prove(seen, remaining, depth_first=True) < 0:
-                raise AssertionError("a state on a proved strategy is not won")
             key, transform = self._canonical(seen)
+            if self._prove_key(key, remaining, depth_first=True) < 0:
+                raise AssertionError("a state on a proved strategy is not won")
             if transform is not None and (not frame or frame[-1] is not transform):
                 frame = (*frame, transform)
             entry = self.solved[key]

@@ -1,10 +1,12 @@
 """An independent check of a winning strategy: replay every reply of the other roles.
 
 A strategy maps states to the joint action of the team (one action per team role, in role
-order). `check_strategy` walks the whole tree the strategy allows with the game's checked
-`next`, and confirms that every branch ends within the given number of steps in a terminal
-state where every team role has goal 100. A state the strategy does not list is allowed only
-where the team has no choice. It shares no code with the searches that find strategies.
+order). `check_strategy` walks the whole tree the strategy allows: it checks that each of
+the team's actions is among the legal ones, plays it against every legal joint reply with
+the game's `apply`, and confirms that every branch ends within the given number of steps in
+a terminal state where every team role has goal 100. A state the strategy does not list is
+allowed only where the team has no choice. It shares no code with the searches that find
+strategies.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 
 from gamecheck.budget import Budget
-from gamecheck.errors import CrossCheckFailure, GamecheckError
+from gamecheck.errors import CrossCheckFailure
 from gamecheck.models.base import Game, State
 
 WIN = 100
@@ -61,7 +63,8 @@ def check_strategy(
         elif remaining == 0:
             raise fail(state, "a line is not over within the depth")
         else:
-            options = list(itertools.product(*(game.legal(state, role) for role in team)))
+            legal = {role: game.legal(state, role) for role in game.roles}
+            options = list(itertools.product(*(legal[role] for role in team)))
             if len(options) > 1:
                 decisions.add(state)
             if state in strategy:
@@ -70,15 +73,17 @@ def check_strategy(
                 action = options[0]
             else:
                 raise fail(state, "the strategy has no action")
+            if len(action) != len(team):
+                raise fail(state, f"the strategy gives {len(action)} actions for {len(team)} roles")
+            for role, chosen in zip(team, action, strict=True):
+                if chosen not in legal[role]:
+                    text = game.action_text(chosen)
+                    raise fail(state, f"{text} is not a legal action of {role} here")
             chosen = dict(zip(team, action, strict=True))
-            for reply in itertools.product(*(game.legal(state, other) for other in others)):
+            for reply in itertools.product(*(legal[other] for other in others)):
                 replies = iter(reply)
-                joint = [chosen[r] if r in chosen else next(replies) for r in game.roles]
-                try:
-                    after = game.next(state, joint)
-                except GamecheckError as error:
-                    raise fail(state, str(error)) from None
-                check(after, remaining - 1)
+                joint = tuple(chosen[r] if r in chosen else next(replies) for r in game.roles)
+                check(game.apply(state, joint), remaining - 1)
         proved[state] = remaining
 
     check(start, depth)
