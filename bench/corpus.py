@@ -2,7 +2,7 @@
 per sheet.
 
     python bench/corpus.py DIR [--time-limit S] [--jobs N] [--out DIR [--resume]] [--limit N]
-                               [--only NAME ...] [--sample K]
+                               [--only NAME ...] [--sample K [--offset I]]
 
 For every .kif file under DIR (e.g. ../shared/data/ggp) it runs lint's checks (in this
 process), then the installed `gamecheck verify SHEET --json --time-limit S` as a separate
@@ -307,13 +307,23 @@ def main() -> None:
         metavar="K",
         help="only every K-th sheet (sorted by path, from the first): a sample blind to names",
     )
+    parser.add_argument(
+        "--offset",
+        type=int,
+        default=0,
+        metavar="I",
+        help="with --sample K, start at the I-th sheet (0-based): --sample 2 --offset 1 is "
+        "the half that --sample 2 leaves out",
+    )
     args = parser.parse_args()
     if args.sample < 1:
         parser.error("--sample needs a positive K")
+    if not 0 <= args.offset < args.sample:
+        parser.error("--offset needs 0 <= I < K (--sample K)")
     if args.resume and not args.out:
         parser.error("--resume needs --out")
     sheets = [s for s in sorted(args.directory.rglob("*.kif")) if _chosen(s, args)]
-    sheets = sheets[:: args.sample][: args.limit]
+    sheets = sheets[args.offset :: args.sample][: args.limit]
     if not sheets:
         parser.error(f"no .kif files under {args.directory}")
     rows = _measured_rows(args.out) if args.resume else []
