@@ -6,8 +6,10 @@ and every other role opposes them. Then:
 
 - with no opponent (one role, or a team of every role) a forced win is a winning line:
   verify's line search on the ground rules (analysis/winning_line.py);
-- otherwise the AND/OR search on the move generator (solvers/forced_win/search.py), or SAT on
-  the ground rules (solvers/forced_win/sat.py) when asked.
+- otherwise, where every reachable state can be listed, retrograde analysis of the list
+  (solvers/forced_win/retrograde.py: exact at every depth); else the AND/OR search on the
+  move generator (solvers/forced_win/search.py); or SAT on the ground rules
+  (solvers/forced_win/sat.py) when asked.
 
 Both start at a depth below which no win is possible: from a reachable state, the least depth
 of a won state by the rules' counter (analysis/win_bounds.py); from any state, the shortest
@@ -32,6 +34,7 @@ from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.errors import GamecheckError
 from gamecheck.models.base import Game, State
 from gamecheck.solvers.forced_win import TABLE_MEGABYTES
+from gamecheck.solvers.forced_win.retrograde import EXHAUSTIVE, listed_forced_win
 from gamecheck.solvers.forced_win.sat import forced_win_sat
 from gamecheck.solvers.forced_win.search import ForcedWin, Status, depth_bound, forced_win
 from gamecheck.solvers.forced_win.sides import Sides, make_sides
@@ -45,6 +48,8 @@ LINE_RULES_SHARE = 0.8
 """Without opponents the answer is a line on the ground rules: they may take most of it."""
 LINE_SHARE = 0.2
 """The share of the time left for the shortest cooperative line."""
+LIST_SHARE = 0.3
+"""The share of the time left for listing every reachable state."""
 QUICK_NODES = 10_000
 """Search nodes tried before the rules' depth bounds are looked for..."""
 QUICK_LINE_DEPTH = 12
@@ -99,7 +104,7 @@ def solve_forced_win(
         role=role or sides.team_roles[0],
         team_source=source,
         seconds=seconds,
-        nodes=result.nodes + question.quick_nodes,
+        nodes=result.nodes + (question.quick_nodes if result.method != EXHAUSTIVE else 0),
     )
 
 
@@ -165,6 +170,10 @@ class _Question:
             self.quick_nodes = quick.nodes
             lower = quick.searched_depth + 1
         rules = find_rules() if reachable or not opposed else None
+        if rules is not None and opposed:
+            listed = self._listed(rules)
+            if listed is not None:
+                return listed
         if rules is not None and reachable:
             lower = max(lower, rules.lower_bound(self.sides.team_roles, self.state, self.budget))
         if rules is not None and not opposed:
@@ -184,6 +193,18 @@ class _Question:
                 return self._no_line()
         left = None if self.node_limit is None else self.node_limit - self.quick_nodes
         return self._search(left, lower)
+
+    def _listed(self, rules: GroundRules) -> ForcedWin | None:
+        """The answer read off every reachable state, where they can be listed within a
+        share of the time and the start is one of them (None otherwise)."""
+        self.stage("listing every reachable state")
+        graph = rules.state_graph(self.budget.part(share=LIST_SHARE))
+        if graph is None:
+            return None
+        self.stage(f"retrograde analysis of {graph.count:,} states")
+        return listed_forced_win(
+            self.sides, rules.system, graph, self.state, self.last, self.budget
+        )
 
     def _search(self, node_limit: int | None, lower: int) -> ForcedWin:
         self.stage(f"search from depth {lower}")

@@ -24,8 +24,16 @@ from gamecheck.models.base import Game, State
 from gamecheck.models.sheet import GdlGame
 from gamecheck.solvers.forced_win.sat import fluents_of
 from gamecheck.solvers.ground.circuit import value
+from gamecheck.solvers.ground.explore import StateGraph, TooManyStates, explore, worth_listing
 from gamecheck.solvers.ground.grounder import ground
-from gamecheck.solvers.ground.invariants import Counter, Invariants, find_invariants
+from gamecheck.solvers.ground.invariants import (
+    MAX_STEPS,
+    PLAYOUTS,
+    Counter,
+    Invariants,
+    find_invariants,
+)
+from gamecheck.solvers.ground.sampling import Playouts, random_playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import Unrolling, make_unrolling
 
@@ -44,6 +52,26 @@ class GroundRules:
     invariants: Invariants
     _earliest: dict[tuple[str, ...], int] = field(default_factory=dict)
     _states: Unrolling | None = None
+    playouts: Playouts | None = None
+    """The random playouts the invariants were guessed from."""
+    _graph: StateGraph | None = None
+    _too_big: bool = False
+
+    def state_graph(self, budget: Budget) -> StateGraph | None:
+        """Every reachable state, listed once (solvers/ground/explore.py); None where the
+        random playouts show the game too big to list or the list passes its caps, and
+        where `budget` ends first (then it is tried again when asked again)."""
+        playouts = self.playouts
+        if playouts is None or playouts.circuit is None or not worth_listing(playouts):
+            return None
+        if self._graph is None and not self._too_big:
+            try:
+                self._graph = explore(self.system, playouts.compiled(self.system), budget)
+            except TooManyStates:
+                self._too_big = True
+            except OutOfBudget:
+                return None
+        return self._graph
 
     @property
     def counter(self) -> Counter | None:
@@ -126,10 +154,11 @@ def ground_rules(subject: Subject, budget: Budget) -> GroundRules | None:
     try:
         sheet = load_rule_sheet(game)
         system = ground(sheet.rules, sheet.name, budget=budget)
-        invariants = find_invariants(system, budget=budget)
+        playouts = random_playouts(system, PLAYOUTS, max_steps=MAX_STEPS)
+        invariants = find_invariants(system, playouts=playouts, budget=budget)
     except (OutOfBudget, UnknownGameError):
         return None
-    rules = GroundRules(game, system, invariants)
+    rules = GroundRules(game, system, invariants, playouts=playouts)
     if built_in and not budget.expired:  # invariants cut short are kept for this call only
         _BUILT_IN[game.name] = rules
     return rules

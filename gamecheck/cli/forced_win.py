@@ -183,6 +183,8 @@ def result_text(result, start: str = "the initial state", strategy_file: str | N
             lines.append(f"strategy written to {strategy_file}")
     elif result.status is Status.NONE:
         lines.append(f"none: no forced win within {_steps(result.searched_depth)} (proved)")
+        if result.method == "exhaustive search":
+            lines.append("(every reachable state listed: no forced win at any depth)")
     else:
         proved = (
             f"no forced win within {_steps(result.searched_depth)} (proved), "
@@ -192,7 +194,9 @@ def result_text(result, start: str = "the initial state", strategy_file: str | N
         lines.append(
             f"unknown: {proved}the time limit ran out at depth {result.searched_depth + 1}"
         )
-    unit = "nodes" if result.method == "search" else "SAT calls"
+    unit = {"search": "nodes", "exhaustive search": "reachable states"}.get(
+        result.method, "SAT calls"
+    )
     lines.append(
         f"{result.nodes} {unit} in the last phase, {result.seconds:.2f} s in all, "
         f"method {result.method}"

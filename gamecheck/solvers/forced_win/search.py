@@ -91,7 +91,8 @@ class ForcedWin:
     strategy_size: int | None
     """The number of distinct states where the strategy chooses among several actions."""
     nodes: int
-    """Search nodes (states expanded); for the sat method, SAT calls; for a line, 0."""
+    """Search nodes (states expanded); for the sat method, SAT calls; for a line, 0; for
+    the exhaustive search, the reachable states it listed."""
     seconds: float
     method: str
     lower_bound: int = 0
