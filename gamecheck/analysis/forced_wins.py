@@ -197,6 +197,8 @@ class _Question:
     def _listed(self, rules: GroundRules) -> ForcedWin | None:
         """The answer read off every reachable state, where they can be listed within a
         share of the time and the start is one of them (None otherwise)."""
+        if not rules.listable:
+            return None
         self.stage("listing every reachable state")
         graph = rules.state_graph(self.budget.part(share=LIST_SHARE))
         if graph is None:

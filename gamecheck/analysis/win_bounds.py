@@ -55,20 +55,28 @@ class GroundRules:
     playouts: Playouts | None = None
     """The random playouts the invariants were guessed from."""
     _graph: StateGraph | None = None
-    _too_big: bool = False
+    _listable: bool | None = None
+
+    @property
+    def listable(self) -> bool:
+        """Whether listing every reachable state is worth a try: the random playouts do not
+        show the game too big (explore.py `worth_listing`), and no try has shown it."""
+        if self._listable is None:
+            playouts = self.playouts
+            self._listable = (
+                playouts is not None and playouts.circuit is not None and worth_listing(playouts)
+            )
+        return self._listable
 
     def state_graph(self, budget: Budget) -> StateGraph | None:
         """Every reachable state, listed once (solvers/ground/explore.py); None where the
-        random playouts show the game too big to list or the list passes its caps, and
-        where `budget` ends first (then it is tried again when asked again)."""
-        playouts = self.playouts
-        if playouts is None or playouts.circuit is None or not worth_listing(playouts):
-            return None
-        if self._graph is None and not self._too_big:
+        game is not `listable` or the list passes its caps, and where `budget` ends first
+        (then it is tried again when asked again)."""
+        if self._graph is None and self.listable:
             try:
-                self._graph = explore(self.system, playouts.compiled(self.system), budget)
+                self._graph = explore(self.system, self.playouts.compiled(self.system), budget)
             except TooManyStates:
-                self._too_big = True
+                self._listable = False
             except OutOfBudget:
                 return None
         return self._graph
