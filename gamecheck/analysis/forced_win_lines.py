@@ -19,6 +19,7 @@ from gamecheck.analysis.loading import load_rule_sheet
 from gamecheck.analysis.replay import replay_line
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.errors import CrossCheckFailure, GamecheckError
+from gamecheck.models.base import Game
 from gamecheck.models.tictactoe3d import (
     KINDS,
     NOOP,
@@ -74,13 +75,18 @@ def lines_forced_win(
     return answer.found(depth, _first_action(sides, state, proof.strategy), proof)
 
 
-def applicable_side(sides: Sides, state: Tictactoe3dState) -> int:
-    """The side (0: x, 1: o) of a team the method applies to; GamecheckError otherwise."""
-    game = sides.game
+def lines_game(game: Game) -> Tictactoe3dGame:
+    """The game, if it is the built-in tictactoe3d; GamecheckError otherwise."""
     if not isinstance(game, Tictactoe3dGame):
         raise GamecheckError(
             f"method lines applies to the built-in game tictactoe3d only, not {game.name}"
         )
+    return game
+
+
+def applicable_side(sides: Sides, state: Tictactoe3dState) -> int:
+    """The side (0: x, 1: o) of a team the method applies to; GamecheckError otherwise."""
+    game = lines_game(sides.game)
     members = set(sides.team)
     if members not in ({0, 1, 2}, {3, 4, 5}):
         raise GamecheckError(

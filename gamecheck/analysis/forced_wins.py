@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from gamecheck.analysis.forced_win_lines import METHOD as LINES
-from gamecheck.analysis.forced_win_lines import lines_forced_win
+from gamecheck.analysis.forced_win_lines import applicable_side, lines_forced_win, lines_game
 from gamecheck.analysis.loading import Subject, load_game, load_rule_sheet
 from gamecheck.analysis.teams import Teams, find_teams
 from gamecheck.analysis.win_bounds import GroundRules, ground_rules
@@ -90,6 +90,8 @@ def solve_forced_win(
     clock = time.monotonic()
     budget = budget or Budget()
     game = load_game(subject)
+    if method == LINES:
+        lines_game(game)
     if team is None:
         stage("teams")
     sides, source = _sides(game, role, team, teams, budget)
@@ -100,6 +102,7 @@ def solve_forced_win(
     if method == "sat":
         result = question.by_sat()
     elif method == LINES:
+        applicable_side(sides, state)
         stage("threat-space search at the level of marks")
         result = lines_forced_win(
             sides, state, max_depth=question.last, budget=budget, progress=progress
