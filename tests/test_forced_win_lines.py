@@ -207,6 +207,25 @@ def test_small_position_found_and_replayed():
     assert result.strategy_size > 0
 
 
+def test_team_o_to_move_wins_by_a_double_threat():
+    # O's only two-lines are (0 0 *) and (* 0 3); (0 0 3) makes two threes, X blocks one and
+    # O completes the other: 3 marks, 9 steps. After 5 marks of X and 4 of O, team o's turn
+    # opens with olevel (orow -> ocolumn -> olevel -> orow), which selects level 4.
+    o = marks((0, 0, 0), (0, 0, 1), (1, 0, 3), (2, 0, 3))
+    x = marks((3, 3, 3), (2, 2, 1), (1, 2, 0), (3, 1, 0), (2, 3, 2))
+    assert cube.win_cells(x, o) == 0 and cube.win_cells(o, x) == 0
+    start = Tictactoe3dState(x, o, (0, 0, 0), 5, (1, 5), 0)
+    team = ["orow", "ocolumn", "olevel"]
+    result = solve_forced_win(
+        "tictactoe3d", team=team, start=start, method="lines", budget=Budget(60)
+    )
+    assert (result.status, result.depth, result.first_action) == (
+        Status.FOUND,
+        9,
+        "olevel (select level 4)",
+    )
+
+
 # -- the abstraction: a team completes exactly the blank cells ------------------------------------
 
 

@@ -201,8 +201,9 @@ def result_text(result, start: str = "the initial state", strategy_file: str | N
             lines.append("(every reachable state listed: no forced win at any depth)")
     elif result.method == "lines":
         lines.append(
-            "unknown: no strategy proved (the time ran out, or the threat-space search's "
-            "restricted moves found none; neither rules out a win)"
+            "unknown: no strategy proved (the time ran out, the threat-space search's "
+            "restricted moves found none, or its strategy is longer than the depth asked; "
+            "none of these rules out a win)"
         )
     else:
         proved = (

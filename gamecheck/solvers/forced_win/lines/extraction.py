@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gamecheck.budget import Budget
+from gamecheck.errors import CrossCheckFailure
 from gamecheck.solvers.forced_win.lines.cube import (
     FULL,
     GROUP,
@@ -32,7 +33,7 @@ CHECK_EVERY = 1024
 """Defender positions walked between two looks at the budget."""
 
 
-class UnprovedPosition(AssertionError):
+class UnprovedPosition(CrossCheckFailure):
     """The walk met a position the proof does not cover: a bug in the search."""
 
 
