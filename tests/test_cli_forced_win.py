@@ -33,6 +33,7 @@ JSON_KEYS = [
     "status",
     "max_depth",
     "depth",
+    "depth_is_fewest",
     "searched_depth",
     "lower_bound",
     "first_action",
@@ -95,6 +96,7 @@ def test_json_keys_and_values(capsys, one_jump):
         "status": "found",
         "max_depth": 30,
         "depth": 1,
+        "depth_is_fewest": True,
         "searched_depth": 0,
         "lower_bound": 1,  # red needs a move of its own: at least 1 step (steps_to_win)
         "first_action": "(move 1 4 3 5)",

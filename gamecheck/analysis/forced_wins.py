@@ -6,6 +6,8 @@ and every other role opposes them. Then:
 
 - with no opponent (one role, or a team of every role) a forced win is a winning line:
   verify's line search on the ground rules (analysis/winning_line.py);
+- for tictactoe3d by method `lines`, a threat-space proof at the level of marks
+  (analysis/forced_win_lines.py), whose depth is a strategy's, not proved the fewest;
 - otherwise, where every reachable state can be listed, retrograde analysis of the list
   (solvers/forced_win/retrograde.py: exact at every depth); else the AND/OR search on the
   move generator (solvers/forced_win/search.py); or SAT on the ground rules
@@ -26,6 +28,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from gamecheck.analysis.forced_win_lines import METHOD as LINES
+from gamecheck.analysis.forced_win_lines import applicable_side, lines_forced_win, lines_game
 from gamecheck.analysis.loading import Subject, load_game, load_rule_sheet
 from gamecheck.analysis.teams import Teams, find_teams
 from gamecheck.analysis.win_bounds import GroundRules, ground_rules
@@ -40,7 +44,7 @@ from gamecheck.solvers.forced_win.search import ForcedWin, Status, depth_bound, 
 from gamecheck.solvers.forced_win.sides import Sides, make_sides
 from gamecheck.solvers.ground.grounder import ground
 
-METHODS = ("search", "sat")
+METHODS = ("search", "sat", "lines")
 TEAM_SHARE = 0.1
 RULES_SHARE = 0.2
 """Shares of the time left for finding the teams, and the ground rules' invariants."""
@@ -86,6 +90,8 @@ def solve_forced_win(
     clock = time.monotonic()
     budget = budget or Budget()
     game = load_game(subject)
+    if method == LINES:
+        lines_game(game)
     if team is None:
         stage("teams")
     sides, source = _sides(game, role, team, teams, budget)
@@ -95,6 +101,12 @@ def solve_forced_win(
     )
     if method == "sat":
         result = question.by_sat()
+    elif method == LINES:
+        applicable_side(sides, state)
+        stage("threat-space search at the level of marks")
+        result = lines_forced_win(
+            sides, state, max_depth=question.last, budget=budget, progress=progress
+        )
     else:
         reachable = start is None if reachable is None else reachable
         result = question.answer(reachable, rules or question.own_rules)

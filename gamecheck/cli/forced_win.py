@@ -74,7 +74,8 @@ def register(subparsers) -> None:
         "--method",
         choices=METHODS,
         default="search",
-        help="search (default) on the move generator, or sat on the ground rule sheet",
+        help="search (default) on the move generator, sat on the ground rule sheet, or lines "
+        "(tictactoe3d: threat-space search over marks for a whole side to move)",
     )
     parser.add_argument(
         "--strategy",
@@ -125,6 +126,8 @@ def _run_one(game, args, budget: Budget, team) -> int:
         )
     if args.before or args.csv:
         raise GamecheckError("--before and --csv belong to an endgame study (--endgames N)")
+    if args.method == "lines" and args.strategy:
+        raise GamecheckError("--strategy is not written by method lines (its strategy is of marks)")
     start = start_state(game, args)
     clock = time.monotonic()
 
@@ -171,7 +174,18 @@ def result_text(result, start: str = "the initial state", strategy_file: str | N
             f"no win in fewer than {_steps(result.lower_bound)} from here (proved before the "
             "main search: the rules' counter, a line where every role helps, a short search)"
         )
-    if result.status is Status.FOUND:
+    if result.status is Status.FOUND and not result.fewest:
+        lines.append(
+            f"found: {who} forces a win within {_steps(result.depth)} (a strategy found by "
+            "threat-space search; fewer steps not ruled out)"
+        )
+        lines.append(f"first action: {result.first_action}")
+        lines.append(
+            f"strategy: {result.strategy_size} positions where the team chooses a mark (up to "
+            "symmetry), checked against every reply; sampled lines replayed on the move "
+            "generator and the rule sheet"
+        )
+    elif result.status is Status.FOUND:
         lines.append(f"found: {who} forces a win in {_steps(result.depth)} (and no fewer)")
         if result.first_action is not None:
             lines.append(f"first action: {result.first_action}")
@@ -185,6 +199,12 @@ def result_text(result, start: str = "the initial state", strategy_file: str | N
         lines.append(f"none: no forced win within {_steps(result.searched_depth)} (proved)")
         if result.method == "exhaustive search":
             lines.append("(every reachable state listed: no forced win at any depth)")
+    elif result.method == "lines":
+        lines.append(
+            "unknown: no strategy proved (the time ran out, the threat-space search's "
+            "restricted moves found none, or its strategy is longer than the depth asked; "
+            "none of these rules out a win)"
+        )
     else:
         proved = (
             f"no forced win within {_steps(result.searched_depth)} (proved), "
@@ -194,9 +214,11 @@ def result_text(result, start: str = "the initial state", strategy_file: str | N
         lines.append(
             f"unknown: {proved}the time limit ran out at depth {result.searched_depth + 1}"
         )
-    unit = {"search": "nodes", "exhaustive search": "reachable states"}.get(
-        result.method, "SAT calls"
-    )
+    unit = {
+        "search": "nodes",
+        "exhaustive search": "reachable states",
+        "lines": "df-pn expansions",
+    }.get(result.method, "SAT calls")
     lines.append(
         f"{result.nodes} {unit} in the last phase, {result.seconds:.2f} s in all, "
         f"method {result.method}"

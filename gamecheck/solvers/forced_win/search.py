@@ -102,6 +102,9 @@ class ForcedWin:
     team_source: str = "alone"
     """How the team was chosen: `alone`, `given` (--team), or `proved` (equal goals)."""
     strategy: Strategy | None = field(default=None, repr=False, compare=False)
+    fewest: bool = True
+    """Whether a found `depth` is proved to be the fewest steps; False for method `lines`,
+    whose depth is the longest line of the strategy it found (fewer steps not ruled out)."""
 
     def to_json(self) -> dict:
         return stamped(
@@ -114,6 +117,7 @@ class ForcedWin:
                 "status": str(self.status),
                 "max_depth": self.max_depth,
                 "depth": self.depth,
+                "depth_is_fewest": None if self.depth is None else self.fewest,
                 "searched_depth": self.searched_depth,
                 "lower_bound": self.lower_bound,
                 "first_action": self.first_action,
