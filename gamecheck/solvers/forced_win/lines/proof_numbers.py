@@ -70,7 +70,8 @@ class ProofSearch:
         self.threats = ThreatSolver()
         self.widened: set[int] = set()
         self.expansions = 0
-        self.deadline: float | None = None
+        self.slice_end: int | None = None
+        """Where the slice of the current `prove` ends, in expansions (None: no slice)."""
 
     def attacker_to_move(self, attacker: int, defender: int) -> bool:
         return defender.bit_count() - attacker.bit_count() == self.lead
@@ -82,12 +83,13 @@ class ProofSearch:
             entry = self.table[key] = self._evaluate(*unpack(key))
         return entry
 
-    def prove(self, attacker: int, defender: int, *, seconds: float | None = None) -> Entry:
+    def prove(self, attacker: int, defender: int, *, expansions: int | None = None) -> Entry:
         """Search the position until it is proved or disproved (under restriction), or for
-        `seconds`; the entry of its canonical key. OutOfBudget when the budget ends."""
+        `expansions` more expansions; the entry of its canonical key. OutOfBudget when the
+        budget ends."""
         key, _ = canonical(attacker, defender)
         entry = self.entry(key)
-        self.deadline = None if seconds is None else self.budget.seconds + seconds
+        self.slice_end = None if expansions is None else self.expansions + expansions
         to_move = self.attacker_to_move(attacker, defender)
         while entry[0] and entry[1] and not self._slice_over():
             self._mid(key, entry, INFINITE, INFINITE, to_move)
@@ -103,7 +105,7 @@ class ProofSearch:
         return entry[2]
 
     def _slice_over(self) -> bool:
-        return self.deadline is not None and self.budget.seconds > self.deadline
+        return self.slice_end is not None and self.expansions >= self.slice_end
 
     def _evaluate(self, attacker: int, defender: int) -> Entry:
         """The first numbers of a new node: exact when 0 or INFINITE."""

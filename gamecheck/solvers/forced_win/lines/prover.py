@@ -2,9 +2,10 @@
 
 From the empty board the attacker opens on a corner (the 16 cells on seven lines form one
 class of the group; restricting the attacker is sound for a proof) and the defender's
-replies are proved one class at a time, each first within FIRST_PASS_SECONDS so that one hard
-reply does not hold up the others, then the unsettled ones with an equal share of the time
-left, on one shared table. Any other position is searched as a whole.
+replies are proved one class at a time, each first within FIRST_PASS_EXPANSIONS so that one
+hard reply does not hold up the others, then the unsettled ones to the end, on one shared
+table. The slices are counted in expansions, not seconds, so that a run without a time limit
+finds the same strategy on any machine. Any other position is searched as a whole.
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ from gamecheck.solvers.forced_win.lines.proof_numbers import ProofSearch
 
 OPENING_CELL = 0
 """The corner (1 1 1)."""
-FIRST_PASS_SECONDS = 180.0
-"""Each defender reply to the opening gets this long first (the prototype's: the hardest
-reply took 328 s, the others at most 166 s)."""
+FIRST_PASS_EXPANSIONS = 150_000
+"""Each defender reply to the opening gets this many expansions first (the prototype's
+replies took from 27,000 to 139,000, the hardest about 390,000)."""
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ def prove_mark_win(
         if attacker | defender:
             proved = search.prove(attacker, defender)[0] == 0
         else:
-            proved = _prove_opening(search, budget)
+            proved = _prove_opening(search)
         if not proved:
             return None
         searched = time.monotonic()
@@ -85,17 +86,12 @@ def prove_mark_win(
         bar.close()
 
 
-def _prove_opening(search: ProofSearch, budget: Budget) -> bool:
+def _prove_opening(search: ProofSearch) -> bool:
     """Whether the corner opening is proved, reply class by reply class."""
     opened = 1 << OPENING_CELL
     children = search.children(opened, 0)  # one per class of replies
-    for first_pass in (True, False):
-        open_children = [child for child in children if child[2][0] and child[2][1]]
-        for number, (_, child, _) in enumerate(open_children):
-            left = budget.remaining()
-            if first_pass:
-                seconds = min(FIRST_PASS_SECONDS, left)
-            else:
-                seconds = None if left == float("inf") else left / (len(open_children) - number)
-            search.prove(*unpack(child), seconds=seconds)
+    for slice_expansions in (FIRST_PASS_EXPANSIONS, None):
+        for _, child, entry in children:
+            if entry[0] and entry[1]:  # neither proved nor disproved yet
+                search.prove(*unpack(child), expansions=slice_expansions)
     return search.prove(opened, 0)[0] == 0
