@@ -8,10 +8,12 @@ import random
 
 import pytest
 
+from gamecheck.analysis.forced_win_lines import lines_apply
 from gamecheck.analysis.forced_wins import solve_forced_win
 from gamecheck.analysis.loading import load_rule_sheet
 from gamecheck.budget import Budget
 from gamecheck.cli import main
+from gamecheck.models import get_game
 from gamecheck.models.tictactoe3d import LINES as MODEL_LINES
 from gamecheck.models.tictactoe3d import Tictactoe3dState, make_game
 from gamecheck.solvers.forced_win.lines import checker, cube
@@ -336,3 +338,16 @@ def test_cli_time_limit_gives_unknown(capsys):
     out = capsys.readouterr().out
     assert status == 4
     assert "unknown: no strategy proved" in out
+
+
+@pytest.mark.parametrize(
+    ("game", "team", "applies"),
+    [
+        ("tictactoe3d", X_TEAM, True),
+        ("tictactoe3d", ["orow", "ocolumn", "olevel"], False),  # x moves first
+        ("tictactoe3d", ["xrow", "xcolumn"], False),
+        ("ttcc4", ["red"], False),
+    ],
+)
+def test_the_report_tries_the_method_only_where_it_applies(game, team, applies):
+    assert lines_apply(get_game(game), team) is applies

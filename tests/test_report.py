@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from gamecheck.analysis.report import build, plots
+from gamecheck.analysis.report import build, plots, tables
 from gamecheck.analysis.report.build import (
     MACHINE_DEPENDENT_FILES,
     MANIFEST,
@@ -31,6 +31,7 @@ from gamecheck.analysis.report.settings import QUICK, QUICK_SETTINGS, GameSettin
 from gamecheck.analysis.verify.results import Verification
 from gamecheck.cli import main
 from gamecheck.models import builtin_names
+from gamecheck.solvers.forced_win.search import Status
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMITTED = ROOT / "reports"
@@ -470,3 +471,22 @@ def test_a_quick_report_names_every_budget_it_lowered():
     assert any("after 100000 nodes instead of 4000000" in note for note in notes)
     assert any("K in 1, 2, 3, 4, 6, 8 instead of 1, 2, 3, 4, 5, 6, 8, 10, 12" in n for n in notes)
     assert cuts("ttcc4", "full") == []
+
+
+def test_the_quick_run_says_it_skips_method_lines():
+    # The full run gives tictactoe3d's method lines 3600 s; the quick run skips it, and no
+    # other game runs it at all.
+    assert any("method lines" in note and "3600 s" in note for note in cuts("tictactoe3d", QUICK))
+    assert not any("method lines" in note for note in cuts("ttcc4", QUICK))
+
+
+def test_a_strategys_steps_are_not_called_the_fewest(tiny_results):
+    # Method lines reports the longest line of the strategy it found; a search, the fewest.
+    results = tiny_results["tictacchess"]
+    red, *others = results.forced_wins.values()
+    lined = dataclasses.replace(red, status=Status.FOUND, depth=183, fewest=False)
+    searched = dataclasses.replace(red, status=Status.FOUND, depth=7, fewest=True)
+    for win, text, fewest in ((lined, "within 183 steps", "not proved"), (searched, "in 7", "yes")):
+        shown = dataclasses.replace(results, forced_wins={"red": win})
+        assert text in tables.summary_table(shown).iloc[0]["forced win from the start"]
+        assert tables.forced_wins(shown).iloc[0]["fewest"] == fewest

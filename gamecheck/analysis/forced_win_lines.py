@@ -14,6 +14,7 @@ strategy's length, not proved to be the fewest.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from gamecheck.analysis.loading import load_rule_sheet
 from gamecheck.analysis.replay import replay_line
@@ -32,7 +33,7 @@ from gamecheck.solvers.forced_win.lines.cube import cells_of, win_cells
 from gamecheck.solvers.forced_win.lines.extraction import strategy_move
 from gamecheck.solvers.forced_win.lines.prover import MarkProof, prove_mark_win
 from gamecheck.solvers.forced_win.search import ForcedWin, Status
-from gamecheck.solvers.forced_win.sides import Sides
+from gamecheck.solvers.forced_win.sides import Sides, make_sides
 
 METHOD = "lines"
 REPLAY_LINES = 200
@@ -82,6 +83,15 @@ def lines_game(game: Game) -> Tictactoe3dGame:
             f"method lines applies to the built-in game tictactoe3d only, not {game.name}"
         )
     return game
+
+
+def lines_apply(game: Game, team: Sequence[str]) -> bool:
+    """Whether the method applies to `team` from the initial state of `game`."""
+    try:
+        applicable_side(make_sides(game, team), game.initial_state())
+    except GamecheckError:
+        return False
+    return True
 
 
 def applicable_side(sides: Sides, state: Tictactoe3dState) -> int:

@@ -41,7 +41,7 @@ from gamecheck.solvers.forced_win import TABLE_MEGABYTES
 from gamecheck.solvers.forced_win.retrograde import EXHAUSTIVE, listed_forced_win
 from gamecheck.solvers.forced_win.sat import forced_win_sat
 from gamecheck.solvers.forced_win.search import ForcedWin, Status, depth_bound, forced_win
-from gamecheck.solvers.forced_win.sides import Sides, make_sides
+from gamecheck.solvers.forced_win.sides import WIN, Sides, make_sides
 from gamecheck.solvers.ground.grounder import ground
 
 METHODS = ("search", "sat", "lines")
@@ -265,3 +265,23 @@ class _Question:
             seconds=0.0,
             method="line",
         )
+
+
+def ruled_out(win: ForcedWin, other: ForcedWin, roles: Sequence[str], outcomes) -> ForcedWin:
+    """`win`, or `none` at every depth where `other` rules it out: `other` is a found forced
+    win of a team with no role in common and no reachable outcome (`outcomes`: the complete
+    set, verify's) gives both teams 100. Playing the strategy `win` asks for against the
+    one `other` found would reach a terminal state that gives both."""
+    if win.status is not Status.UNKNOWN or other.status is not Status.FOUND:
+        return win
+    if set(win.team) & set(other.team) or not outcomes.complete:
+        return win
+    both = [roles.index(role) for role in (*win.team, *other.team)]
+    if any(all(vector[i] == WIN for i in both) for vector in outcomes.vectors):
+        return win
+    return replace(
+        win,
+        status=Status.NONE,
+        searched_depth=win.max_depth,
+        method=f"ruled out by the forced win of {','.join(other.team)}",
+    )

@@ -9,7 +9,9 @@ from dataclasses import dataclass
 import pandas as pd
 
 from gamecheck.analysis.endgames import endgame_positions, endgame_study
-from gamecheck.analysis.forced_wins import solve_forced_win
+from gamecheck.analysis.forced_win_lines import METHOD as LINES
+from gamecheck.analysis.forced_win_lines import lines_apply
+from gamecheck.analysis.forced_wins import ruled_out, solve_forced_win
 from gamecheck.analysis.mcts import uct_playout
 from gamecheck.analysis.openings import opening_table
 from gamecheck.analysis.playouts import Playout, PlayoutStats, random_playout, summarise_playouts
@@ -17,12 +19,12 @@ from gamecheck.analysis.report.settings import GameSettings
 from gamecheck.analysis.sudoku_solve import BACKENDS, SudokuAnswer, make_backend, solve
 from gamecheck.analysis.teams import find_teams
 from gamecheck.analysis.verify.pipeline import verify_game
-from gamecheck.analysis.verify.results import Verification
+from gamecheck.analysis.verify.results import Outcomes, Verification
 from gamecheck.budget import Budget
 from gamecheck.models import get_game
 from gamecheck.models.base import Game
 from gamecheck.models.sudoku import INSTANCES, make_game
-from gamecheck.solvers.forced_win.search import ForcedWin
+from gamecheck.solvers.forced_win.search import ForcedWin, Status
 
 BUILT_IN_INSTANCE_CAP = 2
 """Solutions to look for in the built-in sudoku instance: two decide uniqueness."""
@@ -123,7 +125,8 @@ def gather_game(
     endgames = pd.DataFrame()
     if len(game.roles) > 1:
         began = time.monotonic()
-        forced_wins = _forced_wins(game, settings, progress)
+        outcomes = verifications["cnf"].outcomes
+        forced_wins = _forced_wins(game, settings, outcomes, progress)
         seconds["forced wins"] = _since(began)
         began = time.monotonic()
         progress("endgame study")
@@ -164,19 +167,31 @@ def gather_game(
 
 
 def _forced_wins(
-    game: Game, settings: GameSettings, progress: Callable[[str], None]
+    game: Game, settings: GameSettings, outcomes: Outcomes, progress: Callable[[str], None]
 ) -> dict[str, ForcedWin]:
-    """By team (a role alone is a team of one): the forced win from the initial state."""
+    """By team (a role alone is a team of one): the forced win from the initial state; one
+    the search leaves unknown by method lines where it applies and the settings give it time,
+    then by another team's win where the outcomes rule it out."""
     forced_wins = {}
     for team in find_teams(game).groups:
         label = ",".join(team)
         progress(f"forced win of {label}")
-        forced_wins[label] = solve_forced_win(
+        win = solve_forced_win(
             game,
             team=team,
             budget=Budget(settings.forced_win_time_limit),
             node_limit=settings.forced_win_nodes,
         )
+        limit = settings.forced_win_lines_time_limit
+        if win.status is Status.UNKNOWN and limit is not None and lines_apply(game, team):
+            progress(f"forced win of {label} by method lines (about half an hour)")
+            lined = solve_forced_win(game, team=team, method=LINES, budget=Budget(limit))
+            win = lined if lined.status is Status.FOUND else win
+        forced_wins[label] = win
+    for label, win in forced_wins.items():
+        for other in forced_wins.values():
+            win = ruled_out(win, other, game.roles, outcomes)
+        forced_wins[label] = win
     return forced_wins
 
 

@@ -291,12 +291,16 @@ def _forced_wins(results: GameResults) -> str:
             "reply before it is reported.) `none` is proved up to the depth given; `unknown` "
             "means the budget ran out, with no forced win proved up to that depth. Where the "
             "rules allow no win before some depth (a counter of the rules, or no line at all "
-            "where every role helps), the search starts there.",
+            "where every role helps), the search starts there. Where one team's forced win is "
+            "found and no reachable outcome (verify's complete set) gives another team 100 "
+            "along with it, that other team has none at any depth: its strategy played against "
+            "the one found would reach such an outcome.",
             "",
             _teams_text(results.verification.teams),
             "",
             f"From the initial state, each search stopping after "
-            f"{settings.forced_win_nodes} nodes (or {settings.forced_win_time_limit:.0f} s):",
+            f"{settings.forced_win_nodes} nodes (or {settings.forced_win_time_limit:.0f} s)"
+            f"{_lines_text(settings)}:",
             "",
             markdown_table(tables.forced_wins(results)),
             "",
@@ -316,6 +320,18 @@ def _forced_wins(results: GameResults) -> str:
             "",
             f"![forced wins before the end]({name}/endgames.png)",
         ]
+    )
+
+
+def _lines_text(settings) -> str:
+    if settings.forced_win_lines_time_limit is None:
+        return ""
+    return (
+        f"; for a whole side of tictactoe3d the search leaves unknown, method lines (`gamecheck "
+        f"forced-win --method lines`: threat-space search at the level of marks) with "
+        f"{settings.forced_win_lines_time_limit:.0f} s, its strategy checked against every "
+        f"reply and sampled lines replayed on the move generator and the rule sheet (its steps "
+        f"are the strategy's longest line, not proved the fewest)"
     )
 
 

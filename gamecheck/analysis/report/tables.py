@@ -111,14 +111,15 @@ def _one_row(summary: pd.Series) -> pd.DataFrame:
 
 def forced_wins(results: GameResults) -> pd.DataFrame:
     """Per role (or team: roles proved to share their goals, joined by commas), the forced
-    win from the initial state: the answer, the fewest steps of a forced win or the depth up
-    to which none is proved, the depth below which no win was proved before the main search,
-    how it was found, and its size."""
+    win from the initial state: the answer, the steps of a forced win (and whether they are
+    proved the fewest) or the depth up to which none is proved, the depth below which no win
+    was proved before the main search, how it was found, and its size."""
     rows = [
         {
             "role": label,
             "answer": str(win.status),
-            "fewest steps": win.depth,
+            "steps": win.depth,
+            "fewest": None if win.depth is None else ("yes" if win.fewest else "not proved"),
             "proved: none within (steps)": win.searched_depth if win.searched_depth >= 0 else None,
             "no win before (proved first)": win.lower_bound,
             "first action": win.first_action,
@@ -130,7 +131,7 @@ def forced_wins(results: GameResults) -> pd.DataFrame:
     ]
     return pd.DataFrame(rows).astype(
         {
-            "fewest steps": "Int64",
+            "steps": "Int64",
             "proved: none within (steps)": "Int64",
             "strategy states": "Int64",
         }
@@ -312,7 +313,7 @@ def _forced_summary(results: GameResults) -> str:
 
 def _forced_text(win) -> str:
     if win.depth is not None:
-        return f"in {win.depth} steps"
+        return f"in {win.depth} steps" if win.fewest else f"within {win.depth} steps"
     if win.status is Status.NONE:
         return f"none (proved to {win.searched_depth})"
     return f"unknown (none within {win.searched_depth})" if win.searched_depth >= 0 else "unknown"
