@@ -13,8 +13,9 @@ they keep a proof sound:
 - defender nodes: every reply is covered. With one attacker three, only the block (any other
   reply loses at once; the defender has no three, checked). Otherwise, if the attacker has a
   VCF were the defender to pass (cells S), a reply z outside S is dropped only if replaying
-  exactly that sequence with z played still wins (`replay_threats`); every other reply is a
-  child. Symmetric children are merged (same canonical key).
+  exactly that sequence with z played still wins (`replay_threats`; a z off every line the
+  sequence could notice it on, `sensitive_cells`, changes nothing and is dropped without
+  replaying); every other reply is a child. Symmetric children are merged (same canonical key).
 - leaves: attacker to move with a VCF is proved; defender to move with a VCF of its own is
   disproved; an attacker double three against a defender without a three is proved.
 """
@@ -35,7 +36,11 @@ from gamecheck.solvers.forced_win.lines.cube import (
     unpack,
     win_cells,
 )
-from gamecheck.solvers.forced_win.lines.threats import ThreatSolver, replay_threats
+from gamecheck.solvers.forced_win.lines.threats import (
+    ThreatSolver,
+    replay_threats,
+    sensitive_cells,
+)
 
 INFINITE = 10**9
 EPSILON = 0.25
@@ -157,10 +162,13 @@ class ProofSearch:
             return list(cells_of(blanks))
         cells = _cells_of_line(line)
         sequence = [move for move, _ in line]
+        sensitive = sensitive_cells(attacker, defender, sequence)
         return [
             z
             for z in cells_of(blanks)
-            if cells >> z & 1 or not replay_threats(attacker, defender | 1 << z, sequence)
+            if cells >> z & 1
+            or sensitive >> z & 1
+            and not replay_threats(attacker, defender | 1 << z, sequence)
         ]
 
     def _expand(self, key: int, entry: Entry, attacker_moves: bool) -> None:

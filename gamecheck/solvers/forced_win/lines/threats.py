@@ -13,7 +13,7 @@ budget ends.
 
 from __future__ import annotations
 
-from gamecheck.solvers.forced_win.lines.cube import LINES, LINES_THROUGH, pack, win_cells
+from gamecheck.solvers.forced_win.lines.cube import FULL, LINES, LINES_THROUGH, pack, win_cells
 
 NODE_BUDGET = 5000
 """Threat-search nodes per call in the proof-number search (measured in the prototype)."""
@@ -142,11 +142,11 @@ class ThreatSolver:
                 continue
             both = move | threat
             twos2 = [line for line in twos if not line & both]
-            twos2.extend(
+            twos2 += [
                 line
                 for line in LINES_THROUGH[move.bit_length() - 1]
                 if not line & defender2 and (line & attacker2).bit_count() == 2
-            )
+            ]
             result = self._search(attacker2, defender2, twos2, counter)
             if result > 0:
                 self.memo[key] = move
@@ -180,3 +180,43 @@ def replay_threats(attacker: int, defender: int, moves: list[int]) -> bool:
             return True
         defender |= threats
     return bool(win_cells(attacker, defender))
+
+
+def sensitive_cells(attacker: int, defender: int, moves: list[int]) -> int:
+    """The cells z for which `replay_threats(attacker, defender | z, moves)` may differ from
+    the replay without z (every cell if that one fails). A defender mark at z changes what
+    the replay sees only on the lines through z, and only where one of them is, at some
+    point of the replay, an attacker three (z would block it) or a line of the defender's
+    with two or three marks and none of the attacker's (z would make or fill a three):
+    the cells of those lines."""
+    cells = 0
+    for move in moves:
+        cells |= _sensitive_lines(attacker, defender)
+        if win_cells(attacker, defender):
+            return cells
+        defender_wins = win_cells(defender, attacker)
+        if defender_wins and defender_wins != move or (attacker | defender) & move:
+            return FULL
+        attacker |= move
+        cells |= _sensitive_lines(attacker, defender)
+        threats = win_cells(attacker, defender)
+        if not threats or win_cells(defender, attacker):
+            return FULL
+        if threats & (threats - 1):
+            return cells
+        defender |= threats
+    cells |= _sensitive_lines(attacker, defender)
+    return cells if win_cells(attacker, defender) else FULL
+
+
+def _sensitive_lines(attacker: int, defender: int) -> int:
+    """The cells of the attacker's threes and of the defender's lines with two or more marks
+    and none of the attacker's."""
+    cells = 0
+    for line in LINES:
+        if not line & defender:
+            if (line & attacker).bit_count() >= 3:
+                cells |= line
+        elif not line & attacker and (line & defender).bit_count() >= 2:
+            cells |= line
+    return cells
