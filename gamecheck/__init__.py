@@ -89,11 +89,13 @@ def forced_win(
     team: Sequence[str] | None = None,
     time_limit: float | None = 60.0,
     max_depth: int | None = None,
+    method: str = "search",
     table_megabytes: float | None = TABLE_MEGABYTES,
 ) -> ForcedWin:
     """Whether `role` (with the roles proved to share its goals: its team) or the given
     `team` can force goal 100 from the initial state within `max_depth` steps (default: the
-    game's step bound) whatever all other roles do together, and how soon; the search's
+    game's step bound) whatever all other roles do together, and how soon; `method` as the
+    command line's (`search`, `sat`, or `lines` for a side of tictactoe3d); the search's
     tables take at most `table_megabytes` (None: unbounded)."""
     from gamecheck.analysis.forced_wins import solve_forced_win
     from gamecheck.budget import Budget
@@ -104,5 +106,6 @@ def forced_win(
         team=team,
         max_depth=max_depth,
         budget=Budget(time_limit),
+        method=method,
         table_megabytes=table_megabytes,
     )

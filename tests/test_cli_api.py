@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import gamecheck
 import gamecheck.models
 import gamecheck.models.rules
 import gamecheck.sudoku
@@ -75,3 +76,14 @@ def test_only_sudoku_takes_a_variant():
 def test_sudoku_api_rejects_bad_options_with_one_sentence(options, words):
     with pytest.raises(GamecheckError, match=words):
         gamecheck.sudoku.solve("grade1", **options)
+
+
+def test_the_api_asks_a_forced_win_by_each_method_of_the_command_line():
+    # tictacchess: no role has a line within 4 steps (a line takes three moves of one role,
+    # one every 3 steps), so SAT on the ground rules proves none as the search does.
+    by_sat = gamecheck.forced_win("tictacchess", "red", max_depth=4, method="sat")
+    by_search = gamecheck.forced_win("tictacchess", "red", max_depth=4)
+    assert (str(by_sat.status), by_sat.method) == ("none", "sat")
+    assert str(by_search.status) == "none"
+    with pytest.raises(GamecheckError, match="tictactoe3d only"):
+        gamecheck.forced_win("ttcc4", "red", method="lines")
