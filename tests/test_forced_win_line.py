@@ -121,6 +121,35 @@ def test_a_study_out_of_time_asks_each_question_once(monkeypatch):
     assert len(calls) == len(study) == 2
 
 
+@pytest.mark.parametrize(("node_limit", "asks"), [(None, 3), (5, 2)])
+def test_a_question_cut_short_by_its_share_is_asked_again(monkeypatch, node_limit, asks):
+    # Of two questions the first stops on its share (half the study's time: unknown after 5
+    # nodes), the second settles at once; the first is asked again with all the time left,
+    # about twice its first share. Not where it stopped on the node limit instead.
+    calls = []
+    real = endgames.solve_forced_win
+
+    def cut_first(*args, **kwargs):
+        calls.append((kwargs["start"], kwargs["budget"].remaining()))
+        answer = real(*args, **kwargs)
+        if len(calls) == 1:
+            return replace(answer, status=Status.UNKNOWN, depth=None, nodes=5)
+        return answer
+
+    monkeypatch.setattr(endgames, "solve_forced_win", cut_first)
+    game = get_game("tictactoe3d")
+    positions = endgame_positions(game, 2, [3])
+    team = ["xrow", "xcolumn", "xlevel"]
+    study = endgame_study(game, positions, team=team, budget=Budget(600), node_limit=node_limit)
+    assert len(calls) == asks
+    if node_limit is None:
+        (first, first_share), _, (again, second_share) = calls
+        assert again is first and first_share < 301 and second_share > 1.8 * first_share
+        assert "unknown" not in set(study.rows["status"])
+    else:
+        assert list(study.rows["status"])[0] == "unknown"
+
+
 def test_team_endgame_study_one_mark_before_the_end():
     # Three steps before the end of a tictactoe3d playout one team opens its last mark; it
     # chooses all three coordinates, so it forces the win exactly when the playout's last

@@ -7,14 +7,14 @@ a playout shorter than K steps gives no position for K. Each role is asked with 
 each team once: its row names the team's roles, joined by commas. Each (position, team) is
 settled by analysis/forced_wins.py as found, none or unknown, starting at the depth below
 which the rules allow no win. The time budget is shared out as the study goes, smallest K
-first, so the small K are settled and the large ones get what time is left.
+first, so the small K are settled and the large ones get what time is left; what the time
+left then allows, the searches cut short by their share are asked again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from functools import partial
+from dataclasses import dataclass, replace
 
 import pandas as pd
 
@@ -26,7 +26,7 @@ from gamecheck.budget import Budget
 from gamecheck.models.base import Game, State
 from gamecheck.schema import stamped
 from gamecheck.solvers.forced_win import TABLE_MEGABYTES
-from gamecheck.solvers.forced_win.search import Status
+from gamecheck.solvers.forced_win.search import ForcedWin, Status
 from gamecheck.solvers.forced_win.sides import StuckState
 
 STUDY_COLUMNS = {
@@ -120,7 +120,11 @@ def endgame_study(
     Each search gets an equal share of the time still left for the searches still to do
     (and once more if it ended before its first node, the share taken by what is made
     once for all: ground rules, tables), and at most `node_limit` nodes (a budget that
-    gives the same answers on any machine), on tables of `table_megabytes`.
+    gives the same answers on any machine), on tables of `table_megabytes`. The searches
+    whose time share ran out first are then asked again, in turn, each with an equal share
+    of the time left for them: the cheap positions leave most of their shares unused, and a
+    hard one early in the study got a share cut for the many still to do. A row gives the
+    last search's nodes and the seconds of both.
     """
     budget = budget or Budget()
     if team is not None:
@@ -130,40 +134,56 @@ def endgame_study(
         asked = list(game.roles if roles is None else roles)
         groups = list(dict.fromkeys(teams.team_of(role) for role in asked))
     rules = _Once(lambda: ground_rules(game, budget.part(share=RULES_SHARE)))
-    searches = [(position, team) for position in positions for team in groups]
-    rows = []
-    for done, (position, team) in enumerate(searches):
-        ask = partial(
-            solve_forced_win,
-            game,
-            team=team,
-            start=position.state,
-            reachable=True,
-            max_depth=position.before,
-            node_limit=node_limit,
-            progress=progress,
-            rules=rules,
-            table_megabytes=table_megabytes,
-        )
-        result = ask(budget=budget.part(share=1 / (len(searches) - done)))
-        if result.status is Status.UNKNOWN and result.nodes == 0 and not budget.expired:
+
+    def ask(position: EndgamePosition, team: tuple[str, ...], left: int) -> ForcedWin:
+        """The search of one position and team, with a share 1/`left` of the time left."""
+        for _ in range(2):
+            result = solve_forced_win(
+                game,
+                team=team,
+                start=position.state,
+                reachable=True,
+                max_depth=position.before,
+                budget=budget.part(share=1 / left),
+                node_limit=node_limit,
+                progress=progress,
+                rules=rules,
+                table_megabytes=table_megabytes,
+            )
+            if result.status is not Status.UNKNOWN or result.nodes or budget.expired:
+                break
             # what is made once for all (ground rules, tables) took its share: once more
-            result = ask(budget=budget.part(share=1 / (len(searches) - done)))
-        rows.append(
-            {
-                "seed": position.seed,
-                "before": position.before,
-                "step": position.step,
-                "role": ",".join(team),
-                "status": str(result.status),
-                "depth": result.depth,
-                "searched_depth": result.searched_depth,
-                "nodes": result.nodes,
-                "seconds": round(result.seconds, 3),
-            }
-        )
+        return result
+
+    searches = [(position, team) for position in positions for team in groups]
+    answers = [ask(*search, len(searches) - done) for done, search in enumerate(searches)]
+    cut = [i for i, answer in enumerate(answers) if _time_ran_out(answer, node_limit)]
+    for done, i in enumerate(cut):
+        if budget.expired:
+            break
+        again = ask(*searches[i], len(cut) - done)
+        answers[i] = replace(again, seconds=answers[i].seconds + again.seconds)
+    rows = [
+        {
+            "seed": position.seed,
+            "before": position.before,
+            "step": position.step,
+            "role": ",".join(team),
+            "status": str(answer.status),
+            "depth": answer.depth,
+            "searched_depth": answer.searched_depth,
+            "nodes": answer.nodes,
+            "seconds": round(answer.seconds, 3),
+        }
+        for (position, team), answer in zip(searches, answers, strict=True)
+    ]
     frame = pd.DataFrame(rows, columns=list(STUDY_COLUMNS)).astype(STUDY_COLUMNS)
     return EndgameStudy(game.name, frame)
+
+
+def _time_ran_out(answer: ForcedWin, node_limit: int | None) -> bool:
+    """Whether an unknown answer stopped on its time share, not on the node limit."""
+    return answer.status is Status.UNKNOWN and (node_limit is None or answer.nodes < node_limit)
 
 
 class _Once:
