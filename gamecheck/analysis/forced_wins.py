@@ -32,6 +32,7 @@ from gamecheck.analysis.forced_win_lines import METHOD as LINES
 from gamecheck.analysis.forced_win_lines import applicable_side, lines_forced_win, lines_game
 from gamecheck.analysis.loading import Subject, load_game, load_rule_sheet
 from gamecheck.analysis.teams import Teams, find_teams
+from gamecheck.analysis.verify.results import Outcomes
 from gamecheck.analysis.win_bounds import GroundRules, ground_rules
 from gamecheck.analysis.winning_line import LineSearch, winning_line
 from gamecheck.budget import Budget, OutOfBudget
@@ -267,7 +268,9 @@ class _Question:
         )
 
 
-def ruled_out(win: ForcedWin, other: ForcedWin, roles: Sequence[str], outcomes) -> ForcedWin:
+def ruled_out(
+    win: ForcedWin, other: ForcedWin, roles: Sequence[str], outcomes: Outcomes
+) -> ForcedWin:
     """`win`, or `none` at every depth where `other` rules it out: `other` is a found forced
     win of a team with no role in common and no reachable outcome (`outcomes`: the complete
     set, verify's) gives both teams 100. Playing the strategy `win` asks for against the
