@@ -13,6 +13,8 @@ budget ends.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from gamecheck.solvers.forced_win.lines.cube import FULL, LINES, LINES_THROUGH, pack, win_cells
 
 NODE_BUDGET = 5000
@@ -165,21 +167,7 @@ def replay_threats(attacker: int, defender: int, moves: list[int]) -> bool:
     """Whether the attacker (to move) still wins by playing the threat sequence `moves` (bits)
     in this position, every rule re-checked: each move blank and making a three, the defender
     without a three of its own (or with one, which the move blocks), the block forced."""
-    for move in moves:
-        wins = win_cells(attacker, defender)
-        if wins:
-            return True
-        defender_wins = win_cells(defender, attacker)
-        if defender_wins and defender_wins != move or (attacker | defender) & move:
-            return False
-        attacker |= move
-        threats = win_cells(attacker, defender)
-        if not threats or win_cells(defender, attacker):
-            return False
-        if threats & (threats - 1):
-            return True
-        defender |= threats
-    return bool(win_cells(attacker, defender))
+    return _replay(attacker, defender, moves, lambda *_: None)
 
 
 def sensitive_cells(attacker: int, defender: int, moves: list[int]) -> int:
@@ -190,23 +178,34 @@ def sensitive_cells(attacker: int, defender: int, moves: list[int]) -> int:
     with two or three marks and none of the attacker's (z would make or fill a three):
     the cells of those lines."""
     cells = 0
-    for move in moves:
+
+    def note(attacker: int, defender: int) -> None:
+        nonlocal cells
         cells |= _sensitive_lines(attacker, defender)
-        if win_cells(attacker, defender):
-            return cells
+
+    return cells if _replay(attacker, defender, moves, note) else FULL
+
+
+def _replay(attacker: int, defender: int, moves: list[int], look: Callable) -> bool:
+    """replay_threats, showing `look(attacker, defender)` each position it reads."""
+    for move in moves:
+        look(attacker, defender)
+        wins = win_cells(attacker, defender)
+        if wins:
+            return True
         defender_wins = win_cells(defender, attacker)
         if defender_wins and defender_wins != move or (attacker | defender) & move:
-            return FULL
+            return False
         attacker |= move
-        cells |= _sensitive_lines(attacker, defender)
+        look(attacker, defender)
         threats = win_cells(attacker, defender)
         if not threats or win_cells(defender, attacker):
-            return FULL
+            return False
         if threats & (threats - 1):
-            return cells
+            return True
         defender |= threats
-    cells |= _sensitive_lines(attacker, defender)
-    return cells if win_cells(attacker, defender) else FULL
+    look(attacker, defender)
+    return bool(win_cells(attacker, defender))
 
 
 def _sensitive_lines(attacker: int, defender: int) -> int:
