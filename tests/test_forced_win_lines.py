@@ -172,35 +172,29 @@ def test_small_position_proved_and_checked(small_proof):
     assert 2 <= check.longest <= 64 - 4
 
 
-def _root(strategy):
+def _blank_but(move, x, o):
+    return next(c for c in cube.cells_of(cube.FULL & ~(x | o)) if c != move)
+
+
+@pytest.mark.parametrize(
+    ("choose", "words"),
+    [
+        (lambda move, x, o: None, "no move"),
+        (lambda move, x, o: next(cube.cells_of(o)), "taken cell"),
+        (_blank_but, None),  # another blank cell: any failure
+    ],
+    ids=["missing entry", "marked cell", "wrong move"],
+)
+def test_checker_rejects_a_broken_move_at_the_root(small_proof, choose, words):
+    # The root's move replaced by choose(move, x, o) in the root key's coordinates (None:
+    # the entry removed).
+    broken = dict(small_proof.strategy)
     key, _ = cube.canonical(SMALL_X, SMALL_O)
-    assert key in strategy
-    return key
-
-
-def test_checker_rejects_a_missing_entry(small_proof):
-    broken = dict(small_proof.strategy)
-    del broken[_root(broken)]
-    with pytest.raises(MarkStrategyFailure, match="no move"):
-        check_mark_strategy(broken, SMALL_X, SMALL_O)
-
-
-def test_checker_rejects_a_move_on_a_marked_cell(small_proof):
-    broken = dict(small_proof.strategy)
-    key = _root(broken)
-    x, o = cube.unpack(key)
-    broken[key] = next(cube.cells_of(o))
-    with pytest.raises(MarkStrategyFailure, match="taken cell"):
-        check_mark_strategy(broken, SMALL_X, SMALL_O)
-
-
-def test_checker_rejects_a_wrong_move(small_proof):
-    broken = dict(small_proof.strategy)
-    key = _root(broken)
-    x, o = cube.unpack(key)
-    blanks = cube.FULL & ~(x | o)
-    broken[key] = next(c for c in cube.cells_of(blanks) if c != broken[key])
-    with pytest.raises(MarkStrategyFailure):
+    move = broken.pop(key)
+    replacement = choose(move, *cube.unpack(key))
+    if replacement is not None:
+        broken[key] = replacement
+    with pytest.raises(MarkStrategyFailure, match=words):
         check_mark_strategy(broken, SMALL_X, SMALL_O)
 
 
