@@ -73,6 +73,7 @@ def test_rounds_of_dare_or_yield_by_hand():
     assert set(result.outcomes.vectors) == scores(3)
     answers = {question: (a.status, a.value) for question, a in result.answers().items()}
     assert answers == {
+        "termination": ("proved", 3),
         "longest_game": ("proved", 3),
         "shortest_game": ("proved", 3),
         "playability": ("proved", None),

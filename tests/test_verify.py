@@ -220,7 +220,8 @@ def test_a_game_that_need_not_end_is_refuted_with_a_loop(backend):
     assert not any(game.is_terminal(state) for state in states)
     assert any(states[j] == states[4] for j in range(4))
     assert "the game need not end" in result.longest_game.detail
-    assert "longest_game" in result.defects
+    assert result.defects == ["termination"]
+    assert result.termination.witness == witness
     # a line that ends: mark, then turn twice (dial 0 -> 1 -> 2 with the flag set)
     assert (result.shortest_game.status, result.shortest_game.value) == ("proved", 3)
 
@@ -237,8 +238,8 @@ def test_a_game_longer_than_the_horizon_without_a_loop_stays_unknown():
 def test_a_time_limit_between_the_bounds_keeps_them(monkeypatch):
     # fill_or_stop.kif: seven of the eight cells filled is still play, eight filled ends the
     # game, so every game ends within 8 steps and some lasts 8. The time runs out as the
-    # longest game's last line is looked for: the bounds proved so far are the answer, and
-    # the other questions hold for all reachable states.
+    # longest game's last line is looked for: the bounds proved so far are the answer,
+    # termination is proved, and the other questions hold for all reachable states.
     def out_of_time(self, depth):
         raise OutOfBudget("the time limit ran out")
 
@@ -248,4 +249,7 @@ def test_a_time_limit_between_the_bounds_keeps_them(monkeypatch):
     assert longest.status == "unknown" and longest.value is None
     assert "every game ends within 8 steps" in longest.detail
     assert "some game lasts 8 or more" in longest.detail
+    # that every game ends is proved all the same, with the bound
+    assert (result.termination.status, result.termination.value) == ("proved", 8)
+    assert result.defects == [] and "termination" not in result.unknown
     assert result.complete and "(all reachable states)" in result.playability.detail

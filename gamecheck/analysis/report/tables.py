@@ -35,6 +35,7 @@ def witnesses(result: Verification) -> list[tuple[str, tuple]]:
     """Every line of play behind an answer, with a title: counterexamples first, then the
     shortest and longest games, each outcome, each earliest win."""
     answers = [
+        ("Counterexample to termination", result.termination),
         ("Counterexample to playability", result.playability),
         ("Counterexample to goal definedness", result.goal_definedness),
         ("Shortest game", result.shortest_game),
@@ -160,7 +161,7 @@ def solver_figures(results: GameResults) -> pd.DataFrame:
             for label, a, unit in answer_rows(result)
         ]
         answers.insert(
-            4,
+            5,
             (
                 "outcome set",
                 outcomes.status,
@@ -276,10 +277,11 @@ def summary_table(results: GameResults) -> pd.DataFrame:
 
 
 def _soundness(result: Verification) -> str:
-    """`sound (proved)`, the defects found, or what is unknown, of playability and goals."""
+    """`sound (proved)`, the defects found, or what is unknown, of termination, playability
+    and goals."""
     if result.defects:
         return "defective: " + ", ".join(d.replace("_", " ") for d in result.defects)
-    answers = [result.playability, result.goal_definedness]
+    answers = [result.termination, result.playability, result.goal_definedness]
     if all(answer.status == "proved" for answer in answers):
         return "sound (proved)"
     return "unknown"

@@ -24,6 +24,8 @@ from gamecheck.solvers.ground.sampling import random_playouts
 from gamecheck.solvers.ground.unroll import make_unrolling
 
 DEFAULT_HORIZON = 300
+LASTING_PLAYOUTS = 256
+"""Random playouts that avoid ending the game while they can, beside the PLAYOUTS others."""
 PLAYOUT_SHARE = 0.1
 EXHAUSTIVE_SHARE = 0.15
 INVARIANT_SHARE = 0.3
@@ -66,7 +68,11 @@ def verify_game(
         return _unanswered(sheet.name, sheet.roles, backend, horizon, budget, f"grounding: {stop}")
     progress("random playouts")
     playouts = random_playouts(
-        system, PLAYOUTS, max_steps=horizon, budget=budget.part(share=PLAYOUT_SHARE)
+        system,
+        PLAYOUTS,
+        max_steps=horizon,
+        budget=budget.part(share=PLAYOUT_SHARE),
+        lasting=LASTING_PLAYOUTS,
     )
     graph = None
     if exhaustive and not export and playouts.circuit is not None and worth_listing(playouts):
@@ -139,6 +145,7 @@ def _unanswered(name, roles, backend, horizon, budget: Budget, reason: str) -> V
         backend=backend,
         horizon=horizon,
         complete=False,
+        termination=unknown,
         longest_game=unknown,
         shortest_game=unknown,
         playability=unknown,

@@ -82,6 +82,9 @@ class Verification:
     exports: dict[str, str] = field(default_factory=dict, repr=False)
     """When asked for: the solver input of every query, by format (`icnf` for the CNF
     backend; `cpsat model` and `cpsat queries` for CP-SAT)."""
+    termination: Answer = Answer(UNKNOWN, detail="not asked")
+    """Whether every game ends: proved with the most steps any line of play can last (a
+    bound, where the longest game's exact length is unknown), refuted with a loop."""
     teams: Answer = Answer(UNKNOWN, detail="not asked")
     """Roles whose goals are equal in every reachable terminal state: the value lists the
     teams of two or more roles (analysis/teams.py)."""
@@ -92,6 +95,7 @@ class Verification:
     def answers(self) -> dict[str, Answer]:
         """Every answer but the outcome set, by question (`earliest_win red`, ...)."""
         answers = {
+            "termination": self.termination,
             "longest_game": self.longest_game,
             "shortest_game": self.shortest_game,
             "playability": self.playability,
@@ -103,9 +107,14 @@ class Verification:
 
     @property
     def defects(self) -> list[str]:
-        """The properties of well-formed GDL games shown not to hold: a refuted question,
+        """The properties of well-formed GDL games shown not to hold: a refuted question
+        (a game that need not end is one defect, termination, not also its longest game),
         or a role that can never win (weak winnability), proved for every reachable state."""
-        found = [name for name, answer in self.answers().items() if answer.status == REFUTED]
+        found = [
+            name
+            for name, answer in self.answers().items()
+            if answer.status == REFUTED and name != "longest_game"
+        ]
         if self.complete:
             found += [
                 f"earliest_win {role}"
@@ -132,6 +141,7 @@ class Verification:
                 "interrupted": self.interrupted,
                 "defects": self.defects,
                 "unknown": self.unknown,
+                "termination": self.termination.to_json(),
                 "longest_game": self.longest_game.to_json(),
                 "shortest_game": self.shortest_game.to_json(),
                 "playability": self.playability.to_json(),

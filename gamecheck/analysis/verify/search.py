@@ -114,6 +114,7 @@ class Verifier:
                 share = self.whole_budget.part(share=1 / (len(unknown) - number))
                 answers[name] = self._timed(name, questions[name], share)
         teams = answers.pop(TEAMS)
+        termination = self._termination(answers["longest_game"])
         return Verification(
             game=self.system.name,
             roles=roles,
@@ -130,6 +131,7 @@ class Verifier:
             encoding=self.unrolling.size(),
             interrupted=self.whole_budget.interrupted is not None,
             teams=teams,
+            termination=termination,
             last_states=self.last_states,
         )
 
@@ -145,10 +147,9 @@ class Verifier:
         if self._find(nonterminal, [0]) is None:
             self.deepest = 0
             return self._longest_ending_by(0)
+        self._replay_longest_playout()
         low = max(0, self.longest_line - 1)  # a line replayed passed a non-terminal state there
         high = self._counted_bound(nonterminal)  # non-terminal at low, none from high on
-        if high is not None and high - 1 > low and self._find(nonterminal, [high - 1]):
-            low = high - 1
         while high is None:
             probe = min(max(1, 2 * low), self.horizon)
             if probe == low:
@@ -160,6 +161,8 @@ class Verifier:
                 low = probe
         self.deepest = high
         try:
+            if high - 1 > low and self._find(nonterminal, [high - 1]):
+                low = high - 1
             while high - low > 1:
                 middle = (low + high) // 2
                 if self._find(nonterminal, [middle]) is not None:
@@ -175,6 +178,36 @@ class Verifier:
                 f"{high} steps (no non-terminal state is reachable at depth {high}), and "
                 f"some game lasts {low + 1} or more",
             )
+
+    def _replay_longest_playout(self) -> None:
+        """Replay the longest random playout, so that the longest game's search starts at
+        its depth (lasting playouts reach the end of a step counter, or near a full
+        board, where solvers take long)."""
+        if self.playouts is not None and self.playouts.lengths.max(initial=0) > self.longest_line:
+            self._replayed(
+                self.playouts.longest(),
+                lambda game, states: not any(map(game.is_terminal, states[:-1])),
+                "passes a terminal state",
+            )
+
+    def _termination(self, longest: Answer) -> Answer:
+        """Whether every game ends, from the longest game's search: refuted by its loop,
+        proved by the depth it found with no non-terminal state (where the exact longest
+        game may still be unknown)."""
+        if longest.status == REFUTED:
+            return longest
+        if longest.status == PROVED:
+            bound, note = longest.value, ""
+        elif self._complete():
+            bound, note = self.deepest, " (how long the longest game is, exactly, is unknown)"
+        else:
+            return Answer(UNKNOWN, detail=longest.detail, seconds=longest.seconds)
+        return Answer(
+            PROVED,
+            bound,
+            detail=f"no line of play lasts more than {bound} steps{note}",
+            seconds=longest.seconds,
+        )
 
     def _endless(self) -> Answer:
         """Where a non-terminal state is reachable at the horizon: refuted by a line of play

@@ -18,6 +18,7 @@ FOLD_KEEP = 3
 def answer_rows(result: Verification) -> list[tuple[str, Answer, str]]:
     """(question, answer, unit of its value) for every question but the outcome set."""
     rows = [
+        ("termination", result.termination, "steps at most"),
         ("longest game", result.longest_game, "steps"),
         ("shortest game", result.shortest_game, "steps"),
         ("playability", result.playability, ""),
@@ -104,7 +105,7 @@ def verification_text(result: Verification, game: Game | None = None) -> str:
         return lines
 
     rows = answer_rows(result)
-    for label, answer, unit in rows[:4]:
+    for label, answer, unit in rows[:5]:
         lines.append(_answer_line(label, answer, unit))
         lines += line_of_play(label, answer.witness)
     outcomes = result.outcomes
@@ -113,7 +114,7 @@ def verification_text(result: Verification, game: Game | None = None) -> str:
     for vector, witness in zip(outcomes.vectors, outcomes.witnesses, strict=True):
         lines.append(f"    {vector_text(vector)} after {_steps(len(witness))}:")
         lines += line_of_play(f"outcome {vector_text(vector)}", witness, indent="      ")
-    for label, answer, unit in rows[4:]:
+    for label, answer, unit in rows[5:]:
         lines.append(_answer_line(label, answer, unit))
         lines += line_of_play(label, answer.witness)
     teams = " | ".join(" ".join(team) for team in result.teams.value or []) or "none"

@@ -23,6 +23,9 @@ from gamecheck.solvers.ground.unroll import Line
 ONES = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
 STATE_BYTES = 256 << 20
 """The most memory the states of a batch of playouts may take (one byte per fluent)."""
+LOOKAHEAD = 32
+"""The most joint actions a lasting playout tries at a step before it takes one that ends
+the game."""
 FIND_CHUNK = 4096
 """States evaluated at once when a playout line is looked for (bounds the node matrix)."""
 
@@ -156,6 +159,21 @@ class Playouts:
     actions: np.ndarray
     circuit: BatchCircuit | None = field(default=None, repr=False, compare=False)
 
+    def joined(self, other: Playouts) -> Playouts:
+        """These playouts and then `other`'s as one set, the fewer steps padded with each
+        playout's last state (and action)."""
+        steps = max(len(self.states), len(other.states))
+
+        def padded(array: np.ndarray) -> np.ndarray:
+            return np.pad(array, [(0, steps - len(array))] + [(0, 0)] * 2, mode="edge")
+
+        return Playouts(
+            np.concatenate([padded(self.states), padded(other.states)], axis=1),
+            np.concatenate([self.lengths, other.lengths]),
+            np.concatenate([padded(self.actions), padded(other.actions)], axis=1),
+            self.circuit,
+        )
+
     def visited(self) -> np.ndarray:
         """Every state some playout visited, one row each (with repetitions)."""
         steps = np.arange(self.states.shape[0])[:, None]
@@ -225,6 +243,11 @@ class Playouts:
             return self.circuit
         return self.circuit.restricted(roots, budget)
 
+    def longest(self) -> Line:
+        """The line of the longest playout (the first of them)."""
+        player = int(np.argmax(self.lengths))
+        return self._line(player, int(self.lengths[player]))
+
     def _line(self, player: int, steps: int) -> Line:
         """The first `steps` joint actions of a playout."""
         line = self.actions[:steps, player]
@@ -238,19 +261,41 @@ def random_playouts(
     max_steps: int,
     seed: int = 0,
     budget: Budget | None = None,
+    lasting: int = 0,
 ) -> Playouts:
     """Seeded random playouts, each ending in a terminal state, where a role has no legal
     action, after max_steps, or where the budget ends (fewer and shorter ones for a system
-    too big for STATE_BYTES)."""
-    width = max(1, len(system.fluents))
-    playouts = max(64, min(playouts, STATE_BYTES // (width * (max_steps + 1)) // 64 * 64))
-    max_steps = min(max_steps, STATE_BYTES // (width * playouts))
+    too big for STATE_BYTES). Then, with half the time left, `lasting` playouts that take,
+    of up to LOOKAHEAD random joint actions, the first whose next state is not terminal:
+    they last longer than random ones, to the end of a step counter or to a full board,
+    where the longest game and the scores of drawn games lie. A lasting playout that can
+    only end the game goes on, instead, as a copy of one that need not (its line and
+    states so far): "go with the winners"."""
     rng = np.random.default_rng(seed)
     circuit = None
     try:
         circuit = BatchCircuit(system, budget=budget)
     except OutOfBudget:
         max_steps = 0  # no time even to compile the circuit: playouts of no step
+    state_bytes = STATE_BYTES // 2 if lasting else STATE_BYTES
+    first_budget = budget.part(share=0.5) if budget is not None and lasting else budget
+    played = _play(system, circuit, playouts, max_steps, state_bytes, rng, first_budget)
+    if not lasting or max_steps == 0:
+        return played
+    try:
+        ending = circuit.restricted([system.terminal], budget)
+    except OutOfBudget:
+        return played
+    more = _play(system, circuit, lasting, max_steps, state_bytes, rng, budget, ending)
+    return played.joined(more)
+
+
+def _play(system, circuit, playouts, max_steps, state_bytes, rng, budget, ending=None):
+    """Playouts from the initial state (lasting ones if the terminal's compiled cone
+    `ending` is given), their states taking at most `state_bytes`."""
+    width = max(1, len(system.fluents))
+    playouts = max(64, min(playouts, state_bytes // (width * (max_steps + 1)) // 64 * 64))
+    max_steps = min(max_steps, state_bytes // (width * playouts))
     fluent_nodes = np.array(system.fluent_nodes, dtype=int)
     start = np.zeros((len(system.fluents), playouts), dtype=bool)
     start[sorted(system.initial)] = True
@@ -265,29 +310,77 @@ def random_playouts(
         values[fluent_nodes] = state
         circuit.evaluate(values)
         running &= ~_literal_rows(values, [system.terminal], playouts)[0]
-        joint = np.zeros((playouts, len(system.roles)), dtype=np.int32)
-        for role, legal in enumerate(system.legal):
-            if not legal:  # a role without any action: every playout is stuck
-                running[:] = False
-                break
-            allowed = _literal_rows(values, legal, playouts)
+        legal = [_literal_rows(values, literals, playouts) for literals in system.legal]
+        if not all(len(allowed) for allowed in legal):  # a role without any action
+            break
+        for allowed in legal:
             running &= allowed.any(axis=0)
-            scores = np.where(allowed, rng.random(allowed.shape), -1.0)
-            joint[:, role] = scores.argmax(axis=0)
-            chosen = np.zeros_like(allowed)
-            chosen[joint[:, role], np.arange(playouts)] = True
-            values[np.array(system.action_nodes[role])] = pack(chosen)
         if not running.any():
             break
-        circuit.evaluate(values)
-        following = packed_literal_rows(values, system.next)
+        scores = [rng.random(allowed.shape) for allowed in legal]
+        if ending is None:
+            joint, following = _step(system, circuit, values, legal, scores)
+        else:
+            joint, following, lasts = _lasting_step(system, circuit, ending, values, legal, scores)
         keep = pack(running[None, :])
         state = (following & keep) | (state & ~keep)
+        row = unpack(state, playouts).T
+        if ending is not None:
+            ended = np.flatnonzero(running & ~lasts)
+            going = np.flatnonzero(running & lasts)
+            if len(ended) and len(going):  # go with the winners
+                sources = rng.choice(going, size=len(ended))
+                for past in (*states, *actions, row, joint):
+                    past[ended] = past[sources]
+                state = pack(row.T)
         lengths += running
-        states.append(unpack(state, playouts).T)
+        states.append(row)
         actions.append(joint)
     actions.append(np.zeros((playouts, len(system.roles)), dtype=np.int32))
     return Playouts(np.stack(states), lengths, np.stack(actions), circuit)
+
+
+def _step(system, circuit: BatchCircuit, values, legal, scores, rank: int = 0):
+    """Every playout's joint action in which each role takes its legal action of the
+    `rank`-th highest score (counted round its legal actions), as action indexes (playout x
+    role), and the packed next states it leads to; `values` holds the node values of the
+    current states."""
+    playouts = legal[0].shape[1]
+    joint = np.zeros((playouts, len(system.roles)), dtype=np.int32)
+    for role, (allowed, score) in enumerate(zip(legal, scores, strict=True)):
+        masked = np.where(allowed, score, -1.0)
+        if rank == 0:
+            joint[:, role] = masked.argmax(axis=0)
+        else:
+            ranked = np.argsort(-masked, axis=0)
+            choices = np.maximum(allowed.sum(axis=0), 1)
+            joint[:, role] = ranked[rank % choices, np.arange(playouts)]
+        chosen = np.zeros_like(allowed)
+        chosen[joint[:, role], np.arange(playouts)] = True
+        values[np.array(system.action_nodes[role])] = pack(chosen)
+    circuit.evaluate(values)
+    return joint, packed_literal_rows(values, system.next)
+
+
+def _lasting_step(system, circuit, ending, values, legal, scores):
+    """Of each playout's joint actions of rank 0, 1, ... LOOKAHEAD - 1 (see `_step`), the
+    first whose next state is not terminal (else the last tried), with the next states and
+    whether each is not terminal."""
+    fluent_nodes = np.array(system.fluent_nodes, dtype=int)
+    joint, following = _step(system, circuit, values, legal, scores)
+    settled = np.zeros(len(joint), dtype=bool)
+    for rank in range(1, LOOKAHEAD + 1):
+        after = np.zeros_like(values)
+        after[fluent_nodes] = following
+        ending.evaluate(after)
+        settled |= ~_literal_rows(after, [system.terminal], len(joint))[0]
+        if settled.all() or rank == LOOKAHEAD:
+            break
+        other_joint, other_following = _step(system, circuit, values, legal, scores, rank)
+        joint[~settled] = other_joint[~settled]
+        take = pack(~settled[None, :])
+        following = (other_following & take) | (following & ~take)
+    return joint, following, settled
 
 
 def _level(gates, children, flips, counts) -> tuple[np.ndarray, ...]:
