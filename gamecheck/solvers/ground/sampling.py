@@ -363,18 +363,20 @@ def _step(system, circuit: BatchCircuit, values, legal, scores, rank: int = 0):
 
 
 def _lasting_step(system, circuit, ending, values, legal, scores):
-    """Of each playout's joint actions of rank 0, 1, ... LOOKAHEAD - 1 (see `_step`), the
-    first whose next state is not terminal (else the last tried), with the next states and
-    whether each is not terminal."""
+    """Of each playout's joint actions of rank 0, 1, ... (see `_step`; at most LOOKAHEAD,
+    and no more than the most legal actions a role has), the first whose next state is not
+    terminal (else the last tried), with the next states and whether each is not
+    terminal."""
     fluent_nodes = np.array(system.fluent_nodes, dtype=int)
     joint, following = _step(system, circuit, values, legal, scores)
     settled = np.zeros(len(joint), dtype=bool)
-    for rank in range(1, LOOKAHEAD + 1):
+    ranks = min(LOOKAHEAD, max(int(allowed.sum(axis=0).max()) for allowed in legal))
+    for rank in range(1, ranks + 1):
         after = np.zeros_like(values)
         after[fluent_nodes] = following
         ending.evaluate(after)
         settled |= ~_literal_rows(after, [system.terminal], len(joint))[0]
-        if settled.all() or rank == LOOKAHEAD:
+        if settled.all() or rank == ranks:
             break
         other_joint, other_following = _step(system, circuit, values, legal, scores, rank)
         joint[~settled] = other_joint[~settled]
