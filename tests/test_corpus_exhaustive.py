@@ -10,7 +10,7 @@ import pytest
 
 from gamecheck.analysis.verify.exhaustive import EXHAUSTIVE
 from gamecheck.analysis.verify.pipeline import verify_game
-from gamecheck.analysis.verify.results import UNKNOWN
+from gamecheck.analysis.verify.results import PROVED, UNKNOWN
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.gdl.checks import is_gdl_ii, lint_file
 from gamecheck.gdl.datalog import TooLarge
@@ -57,9 +57,12 @@ def test_listed_corpus_sheets_get_the_solvers_settled_answers():
             # without a proved longest game, "proved" and "none" hold to the horizon only
             if answer.status != UNKNOWN and (by_solver.complete or answer.witness):
                 listed = answers[question]
-                assert (listed.status, listed.value) == (answer.status, answer.value), (
-                    f"{path.stem}: {question}"
-                )
+                assert listed.status == answer.status, f"{path.stem}: {question}"
+                if question == "termination" and answer.status == PROVED:
+                    # the solver's bound, where its longest game is unknown, may lie above
+                    assert listed.value <= answer.value, path.stem
+                else:
+                    assert listed.value == answer.value, f"{path.stem}: {question}"
         if by_solver.outcomes.complete:
             assert set(by_list.outcomes.vectors) == set(by_solver.outcomes.vectors), path.stem
         compared.append(path.stem)

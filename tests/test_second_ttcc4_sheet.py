@@ -244,7 +244,8 @@ def answers(result: dict) -> dict[str, tuple]:
     """Every answer of a verify run (its JSON) as (status, value, detail), without the
     witnesses and times, the outcome set sorted; and the run's completeness."""
     questions = {
-        **{q: result[q] for q in ("longest_game", "shortest_game", "playability")},
+        **{q: result[q] for q in ("termination", "longest_game", "shortest_game")},
+        "playability": result["playability"],
         **{q: result[q] for q in ("goal_definedness", "outcomes", "teams")},
         **{f"earliest win {role}": answer for role, answer in result["earliest_win"].items()},
     }
@@ -268,6 +269,7 @@ def test_verify_answers_the_same_on_both_sheets():
     # 1, 4, 7, yellow 2, 5, 8, blue 3, 6, 9) and no two roles win together; noop is always
     # legal; every role has goal 100 or 0, and no two roles always share theirs.
     assert {question: answer[:2] for question, answer in ours.items() if question != "run"} == {
+        "termination": ("proved", 30),
         "longest_game": ("proved", 30),
         "shortest_game": ("proved", 7),
         "playability": ("proved", None),
