@@ -205,12 +205,25 @@ def test_verify_text_draws_the_states_verify_replayed_without_replaying_again(mo
         verification_text(result, other)
 
 
-@pytest.mark.parametrize("backend", ["cnf", "cpsat"])
-def test_a_game_that_need_not_end_is_refuted_with_a_loop(backend):
+def test_a_random_playout_that_comes_back_refutes_termination():
     # broken_endless.kif: turning the dial alone never ends the game; the dial is back at 0
-    # after 3 turns. Loops are looked for at 1, 2, 4, ... steps: none closes within 1 or 2
-    # steps (the dial or the flag changes at every step up to then); within 4 it does:
-    # turn x4 comes back after step 4 to the state after step 1.
+    # after 3 turns, and no shorter line comes back (each of the first two steps changes
+    # the dial, or sets the flag for good). Of 1024 random playouts some turn three times
+    # first (1 in 8): the shortest loop a playout closes is turn x3, back to the start.
+    result = verify("broken_endless.kif", "cnf")
+    assert result.termination.status == "refuted"
+    assert result.termination.witness == (("turn",), ("turn",), ("turn",))
+    assert "after step 3 the state is again the one after step 0" in result.termination.detail
+
+
+@pytest.mark.parametrize("backend", ["cnf", "cpsat"])
+def test_a_game_that_need_not_end_is_refuted_with_a_loop(backend, monkeypatch):
+    # broken_endless.kif: turning the dial alone never ends the game; the dial is back at 0
+    # after 3 turns. With no loop from the random playouts, loops are looked for at 1, 2,
+    # 4, ... steps: none closes within 1 or 2 steps (the dial or the flag changes at every
+    # step up to then); within 4 it does: turn x4 comes back after step 4 to the state
+    # after step 1.
+    monkeypatch.setattr("gamecheck.solvers.ground.sampling.Playouts.lasso", lambda *_: None)
     result = verify("broken_endless.kif", backend)
     assert result.longest_game.status == "refuted"
     witness = result.longest_game.witness

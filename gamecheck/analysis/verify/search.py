@@ -147,9 +147,14 @@ class Verifier:
         if self._find(nonterminal, [0]) is None:
             self.deepest = 0
             return self._longest_ending_by(0)
-        self._replay_longest_playout()
-        low = max(0, self.longest_line - 1)  # a line replayed passed a non-terminal state there
+        # non-terminal at `low`: a line replayed or a playout passed a non-terminal state there
+        low = max(self.longest_line - 1, self._deepest_playout_state())
         high = self._counted_bound(nonterminal)  # non-terminal at low, none from high on
+        if high is None and self.playouts is not None:
+            found = self.playouts.lasso(self.budget)
+            if found is not None:
+                self.deepest = self.horizon
+                return self._loop(*found)
         while high is None:
             probe = min(max(1, 2 * low), self.horizon)
             if probe == low:
@@ -179,16 +184,13 @@ class Verifier:
                 f"some game lasts {low + 1} or more",
             )
 
-    def _replay_longest_playout(self) -> None:
-        """Replay the longest random playout, so that the longest game's search starts at
-        its depth (lasting playouts reach the end of a step counter, or near a full
-        board, where solvers take long)."""
-        if self.playouts is not None and self.playouts.lengths.max(initial=0) > self.longest_line:
-            self._replayed(
-                self.playouts.longest(),
-                lambda game, states: not any(map(game.is_terminal, states[:-1])),
-                "passes a terminal state",
-            )
+    def _deepest_playout_state(self) -> int:
+        """The deepest step at which a random playout was in a non-terminal state (0 if
+        none): lasting playouts reach the end of a step counter, or near a full board,
+        where solvers take long to find a line."""
+        if self.playouts is None:
+            return 0
+        return max(0, int(self.playouts.lengths.max(initial=0)) - 1)
 
     def _termination(self, longest: Answer) -> Answer:
         """Whether every game ends, from the longest game's search: refuted by its loop,

@@ -243,10 +243,30 @@ class Playouts:
             return self.circuit
         return self.circuit.restricted(roots, budget)
 
-    def longest(self) -> Line:
-        """The line of the longest playout (the first of them)."""
-        player = int(np.argmax(self.lengths))
-        return self._line(player, int(self.lengths[player]))
+    def lasso(self, budget: Budget | None = None) -> tuple[Line, int] | None:
+        """The shortest line of a playout that comes back to a state it passed, none on
+        the way terminal, with the step after which it first was in that state; None if no
+        playout did. OutOfBudget if the budget ends first."""
+        words = -(-self.states.shape[2] // 64)
+        multipliers = np.random.default_rng(0).integers(1, 2**63, size=words, dtype=np.uint64)
+        best = None
+        for player, length in enumerate(self.lengths.tolist()):
+            if budget is not None and player % 64 == 0:
+                budget.check()
+            rows = self.states[: length + 1, player]
+            hashes = (pack(rows) * (multipliers | 1)).sum(axis=1, dtype=np.uint64)
+            _, first, inverse = np.unique(hashes, return_index=True, return_inverse=True)
+            seen_before = first[inverse]
+            for back in np.flatnonzero(seen_before < np.arange(length + 1)):
+                if best is not None and back >= best[1]:
+                    break
+                if np.array_equal(rows[back], rows[seen_before[back]]):  # not a collision
+                    best = (player, int(back), int(seen_before[back]))
+                    break
+        if best is None:
+            return None
+        player, back, start = best
+        return self._line(player, back), start
 
     def _line(self, player: int, steps: int) -> Line:
         """The first `steps` joint actions of a playout."""
