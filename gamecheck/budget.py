@@ -214,6 +214,14 @@ class _Watchdog:
                 stop()
 
 
+def physical_bytes() -> int:
+    """The machine's memory (0 where the system does not say)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError):
+        return 0
+
+
 def resident_bytes() -> int:
     """The process's resident memory (0 where /proc/self/statm is missing)."""
     try:

@@ -100,6 +100,7 @@ COMMANDS = {
         *("forced-win", "tictacchess", "--role", "red", "--max-depth", "2", "--memory", "0.5"),
     ],
     "forced-win memory zero": ["forced-win", "tictacchess", "--role", "red", "--memory", "0"],
+    "forced-win memory limit": ["forced-win", "cubicup", "--role", "yellow", "--max-memory", "1"],
     "forced-win bad role": ["forced-win", "tictacchess", "--role", "nobody"],
     "forced-win time limit": ["forced-win", "cubicup", "--role", "yellow", "--time-limit", "0.5"],
     "report unknown game": ["report", "nosuchgame"],
@@ -324,6 +325,9 @@ def test_forced_win_codes(runs):
     assert runs["forced-win bad role"].one_sentence_error("no role 'nobody'")
     assert runs["forced-win time limit"].code == 4
     assert "unknown" in runs["forced-win time limit"].out
+    # the interpreter alone holds more than 1 MB: the search stops at once, unknown
+    memory = runs["forced-win memory limit"]
+    assert memory.code == 4 and "the memory limit (1 MB) was reached" in memory.out
 
 
 def test_report_and_option_codes(runs):

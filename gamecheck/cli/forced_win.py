@@ -15,7 +15,7 @@ import json
 import sys
 import time
 
-from gamecheck.budget import Budget
+from gamecheck.budget import Budget, physical_bytes
 from gamecheck.cli import DEFECTIVE, status
 from gamecheck.cli.options import (
     add_start,
@@ -69,6 +69,15 @@ def register(subparsers) -> None:
         help=f"megabytes for the search's tables (default {TABLE_MEGABYTES}; for --endgames, "
         "each search's)",
     )
+    parser.add_argument(
+        "--max-memory",
+        type=megabytes,
+        default=physical_bytes() * 3 // 4 // 2**20 or None,
+        metavar="MB",
+        help="once the process holds more memory (a found strategy's walk may grow past the "
+        "tables), what is not settled is unknown, as at the time limit (default: three "
+        "quarters of this machine's memory)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--method",
@@ -98,6 +107,8 @@ def run(args, budget: Budget) -> int:
     from gamecheck.analysis.loading import load_game
     from gamecheck.solvers.forced_win.sides import StuckState, make_sides, parse_team
 
+    if args.max_memory is not None:
+        budget.limit_memory(int(args.max_memory * 2**20))
     game = load_game(args.game)
     team = None
     if args.team is not None:
@@ -152,13 +163,18 @@ def _run_one(game, args, budget: Budget, team) -> int:
     if args.json:
         print(json.dumps(result.to_json()))
     else:
-        print(result_text(result, start_text(args), args.strategy))
+        print(result_text(result, start_text(args), args.strategy, budget.stop_reason()))
     return status(unknown=result.status is Status.UNKNOWN)
 
 
-def result_text(result, start: str = "the initial state", strategy_file: str | None = None) -> str:
-    """What was asked (from `start`, in words), the answer with the bound that holds, and
-    the effort."""
+def result_text(
+    result,
+    start: str = "the initial state",
+    strategy_file: str | None = None,
+    stop_reason: str = "the time limit ran out",
+) -> str:
+    """What was asked (from `start`, in words), the answer with the bound that holds (an
+    unknown says `stop_reason`), and the effort."""
     from gamecheck.solvers.forced_win.search import Status
 
     bound = _steps(result.max_depth)
@@ -211,9 +227,7 @@ def result_text(result, start: str = "the initial state", strategy_file: str | N
             if result.searched_depth >= 0
             else ""
         )
-        lines.append(
-            f"unknown: {proved}the time limit ran out at depth {result.searched_depth + 1}"
-        )
+        lines.append(f"unknown: {proved}{stop_reason} at depth {result.searched_depth + 1}")
     unit = {
         "search": "nodes",
         "exhaustive search": "reachable states",
