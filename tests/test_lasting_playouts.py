@@ -7,6 +7,7 @@ import numpy as np
 from gamecheck.analysis.replay import replay_line
 from gamecheck.gdl.terms import term_text
 from gamecheck.models.sheet import GdlGame
+from gamecheck.solvers.ground.explore import estimated_states
 from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.sampling import random_playouts
 
@@ -53,3 +54,16 @@ def test_a_lasting_playout_line_is_legal_on_the_reasoner_and_ends_as_the_system_
     assert steps == [["go"]] * 10
     final = replay_line(game, steps).states[-1]
     assert game.is_terminal(final) and game.goals(final) == (100,)
+
+
+def test_the_estimate_of_reachable_states_ignores_lasting_playouts():
+    # lasting playouts copy each other's lines, so their states are not independent
+    # samples: the estimate is that of the random playouts alone (the same seed plays
+    # the same random playouts first)
+    game = GdlGame.from_text(GO_OR_STOP, "go_or_stop")
+    system = ground(game.rules, game.name)
+    alone = random_playouts(system, 64, max_steps=50, seed=6)
+    both = random_playouts(system, 64, max_steps=50, seed=6, lasting=64)
+    assert (both.lasting, len(both.lengths)) == (64, 128)
+    assert np.array_equal(both.lengths[:64], alone.lengths)
+    assert estimated_states(both) == estimated_states(alone)

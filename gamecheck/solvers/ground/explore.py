@@ -46,15 +46,18 @@ def worth_listing(playouts: Playouts) -> bool:
 
 
 def estimated_states(playouts: Playouts) -> float:
-    """A low estimate of the number of reachable states, from the states the random
-    playouts visited: Chao1 (bias-corrected), the distinct states seen plus f1(f1-1)/2(f2+1)
-    for the f1 seen once and f2 seen twice. A big game's playouts seldom meet a state twice
-    away from the start, and its estimate is then far above what is seen."""
+    """A low estimate of the number of reachable states, from the states the independent
+    random playouts visited (not the lasting ones, which copy each other's lines): Chao1
+    (bias-corrected), the distinct states seen plus f1(f1-1)/2(f2+1) for the f1 seen once
+    and f2 seen twice. A big game's playouts seldom meet a state twice away from the
+    start, and its estimate is then far above what is seen."""
     words = -(-playouts.states.shape[2] // 64)
     multipliers = np.random.default_rng(0).integers(1, 2**63, size=words, dtype=np.uint64) | 1
+    independent = playouts.states.shape[1] - playouts.lasting  # lasting ones copy lines
+    lengths = playouts.lengths[:independent]
     hashes = []  # a state's hash: its packed words times odd multipliers, summed
-    for step, states in enumerate(playouts.states):
-        visited = pack(states[step <= playouts.lengths])
+    for step, states in enumerate(playouts.states[:, :independent]):
+        visited = pack(states[step <= lengths])
         hashes.append((visited * multipliers).sum(axis=1, dtype=np.uint64))
     _, counts = np.unique(np.concatenate(hashes), return_counts=True)
     once, twice = np.count_nonzero(counts == 1), np.count_nonzero(counts == 2)

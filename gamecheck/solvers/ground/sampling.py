@@ -11,7 +11,7 @@ shorter) playouts, so that the states kept take at most STATE_BYTES.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -158,6 +158,9 @@ class Playouts:
     lengths: np.ndarray
     actions: np.ndarray
     circuit: BatchCircuit | None = field(default=None, repr=False, compare=False)
+    lasting: int = 0
+    """How many of the playouts, the last ones, are lasting playouts: not independent
+    samples (they copy each other's lines)."""
 
     def joined(self, other: Playouts) -> Playouts:
         """These playouts and then `other`'s as one set, the fewer steps padded with each
@@ -172,6 +175,7 @@ class Playouts:
             np.concatenate([self.lengths, other.lengths]),
             np.concatenate([padded(self.actions), padded(other.actions)], axis=1),
             self.circuit,
+            self.lasting + other.lasting,
         )
 
     def visited(self) -> np.ndarray:
@@ -307,7 +311,7 @@ def random_playouts(
     except OutOfBudget:
         return played
     more = _play(system, circuit, lasting, max_steps, state_bytes, rng, budget, ending)
-    return played.joined(more)
+    return played.joined(replace(more, lasting=len(more.lengths)))
 
 
 def _play(system, circuit, playouts, max_steps, state_bytes, rng, budget, ending=None):
