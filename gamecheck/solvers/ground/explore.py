@@ -26,6 +26,7 @@ from gamecheck.solvers.ground.sampling import (
     Playouts,
     pack,
     packed_literal_rows,
+    state_hashes,
     unpack,
 )
 from gamecheck.solvers.ground.transition import TransitionSystem
@@ -51,14 +52,12 @@ def estimated_states(playouts: Playouts) -> float:
     (bias-corrected), the distinct states seen plus f1(f1-1)/2(f2+1) for the f1 seen once
     and f2 seen twice. A big game's playouts seldom meet a state twice away from the
     start, and its estimate is then far above what is seen."""
-    words = -(-playouts.states.shape[2] // 64)
-    multipliers = np.random.default_rng(0).integers(1, 2**63, size=words, dtype=np.uint64) | 1
     independent = playouts.states.shape[1] - playouts.lasting  # lasting ones copy lines
     lengths = playouts.lengths[:independent]
-    hashes = []  # a state's hash: its packed words times odd multipliers, summed
-    for step, states in enumerate(playouts.states[:, :independent]):
-        visited = pack(states[step <= lengths])
-        hashes.append((visited * multipliers).sum(axis=1, dtype=np.uint64))
+    hashes = [
+        state_hashes(states[step <= lengths])
+        for step, states in enumerate(playouts.states[:, :independent])
+    ]
     _, counts = np.unique(np.concatenate(hashes), return_counts=True)
     once, twice = np.count_nonzero(counts == 1), np.count_nonzero(counts == 2)
     return len(counts) + once * (once - 1) / (2 * (twice + 1))

@@ -39,6 +39,14 @@ def pack(rows: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(packed).view(np.uint64)
 
 
+def state_hashes(rows: np.ndarray) -> np.ndarray:
+    """A hash of each boolean row (a state): its packed words times fixed odd multipliers,
+    summed."""
+    words = -(-rows.shape[1] // 64)
+    multipliers = np.random.default_rng(0).integers(1, 2**63, size=words, dtype=np.uint64) | 1
+    return (pack(rows) * multipliers).sum(axis=1, dtype=np.uint64)
+
+
 def unpack(words: np.ndarray, width: int) -> np.ndarray:
     """The first `width` bits of every row of words, as booleans."""
     bits = np.unpackbits(np.ascontiguousarray(words).view(np.uint8), axis=1, bitorder="little")
@@ -251,15 +259,14 @@ class Playouts:
         """The shortest line of a playout that comes back to a state it passed, none on
         the way terminal, with the step after which it first was in that state; None if no
         playout did. OutOfBudget if the budget ends first."""
-        words = -(-self.states.shape[2] // 64)
-        multipliers = np.random.default_rng(0).integers(1, 2**63, size=words, dtype=np.uint64)
         best = None
         for player, length in enumerate(self.lengths.tolist()):
             if budget is not None and player % 64 == 0:
                 budget.check()
             rows = self.states[: length + 1, player]
-            hashes = (pack(rows) * (multipliers | 1)).sum(axis=1, dtype=np.uint64)
-            _, first, inverse = np.unique(hashes, return_index=True, return_inverse=True)
+            _, first, inverse = np.unique(
+                state_hashes(rows), return_index=True, return_inverse=True
+            )
             seen_before = first[inverse]
             for back in np.flatnonzero(seen_before < np.arange(length + 1)):
                 if best is not None and back >= best[1]:
