@@ -262,17 +262,19 @@ class Verifier:
 
     def _longest_ending_by(self, depth: int) -> Answer:
         """No state at `depth` is non-terminal: the longest game is the deepest terminal
-        state at or before it."""
+        state at or before it. Where a non-terminal state at `depth` - 1 has legal actions,
+        any joint action there ends the game at `depth`."""
+        detail = f"no non-terminal state is reachable at depth {depth}"
+        before = self._find(-self.system.terminal, [depth - 1]) if depth > 0 else None
+        if before is not None:
+            legal = self.system.legal_actions(self._final_state(before))
+            if all(legal):
+                line = Line((*before.steps, tuple(actions[0] for actions in legal)))
+                return Answer(PROVED, depth, self._checked(line, ends_terminal), detail)
         for candidate in range(depth, -1, -1):
             line = self._find(self.system.terminal, [candidate])
             if line is not None:
-                witness = self._checked(line, ends_terminal)
-                return Answer(
-                    PROVED,
-                    candidate,
-                    witness,
-                    f"no non-terminal state is reachable at depth {depth}",
-                )
+                return Answer(PROVED, candidate, self._checked(line, ends_terminal), detail)
         return Answer(NONE, detail="no terminal state is reachable")
 
     def shortest_game(self) -> Answer:

@@ -8,7 +8,9 @@
    with every `init` and `next` fact taken as true and every `legal` action as done (the
    relaxed game, reachable from the initial state), each dynamic rule with its non-head
    variables eliminated into auxiliary rules (split.variable_eliminations), if need be after
-   unfolding the static relations that one rule defines (split.unfoldable);
+   unfolding the static relations that one rule defines (split.unfoldable), and each rule
+   guarded by the demand for its relation: only the atoms some rule can ask for
+   (solvers/ground/demand.py);
 4. enumerate the instances of every dynamic rule against that over-approximation, each
    instance reduced to its dynamic literals (instances with the same ones are one), from
    the rule as written or from the rules that eliminate its variables, whichever is smaller
@@ -37,6 +39,7 @@ from gamecheck.gdl.syntax import Atom, Distinct, Not, Rule, normal_rules
 from gamecheck.gdl.terms import Term, term_text
 from gamecheck.solvers.ground.action_sets import GroundLiteral, shorten_action_disjunctions
 from gamecheck.solvers.ground.circuit import FALSE, Circuit
+from gamecheck.solvers.ground.demand import demand
 from gamecheck.solvers.ground.split import split_rules, unfoldable, variable_eliminations
 from gamecheck.solvers.ground.transition import TransitionSystem
 
@@ -70,15 +73,19 @@ def ground(
     static_program = Program(normal, [c for c in graph.components if c <= static])
     static_model = static_program.evaluate({}, budget=budget, max_facts=max_facts)
     dynamic_rules = [rule for rule in normal if rule.head.relation not in static]
-    definitions = unfoldable(normal, static)
-    pieces = variable_eliminations(dynamic_rules, definitions)
-    eliminations = list(zip(dynamic_rules, pieces, strict=True))
+    pieces = variable_eliminations(dynamic_rules, unfoldable(normal, static))
+    asked = demand([piece for parts in pieces for piece in parts], set(OUTPUTS))
+    eliminations = [
+        (asked.guarded(rule), [asked.guarded(piece) for piece in parts])
+        for rule, parts in zip(dynamic_rules, pieces, strict=True)
+    ]
     roles = tuple(dict.fromkeys(r.head.args[0] for r in rules if r.head.relation == "role"))
     initial = {args[0] for args in _known(static_model, "init")}
     relaxed_rules = [_relaxed(rule, static) for _, pieces in eliminations for rule in pieces]
-    model = _reachable_model(relaxed_rules, static_model, budget, max_facts)
-    chosen = _instance_facts(eliminations, model, static, budget, max_facts)
-    instances = _instances(chosen, model, static, budget)
+    model = _reachable_model(relaxed_rules + asked.rules, static_model, budget, max_facts)
+    settled = static | asked.relations
+    chosen = _instance_facts(eliminations, model, settled, budget, max_facts)
+    instances = _instances(chosen, model, settled, budget)
     actions = {
         role: tuple(sorted((a for r, a in _known(model, "legal") if r == role), key=term_text))
         for role in roles

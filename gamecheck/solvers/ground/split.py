@@ -81,14 +81,15 @@ UNFOLDED = "?#unfolded"
 """The variables of an unfolded definition's body are renamed UNFOLDED + a number."""
 
 
-def split_rules(rules: Iterable[Rule]) -> list[Rule]:
+def split_rules(rules: Iterable[Rule], prefix: str = PREFIX) -> list[Rule]:
     """Equivalent normal rules in which every positive atom's variables that occur nowhere
     else in its rule are projected away, and every group of body literals linked only by
-    variables that are not in the head is its own auxiliary rule. Recursive rules stay whole
-    (their instances are unfolded by the circuit, which auxiliary atoms would only grow)."""
+    variables that are not in the head is its own auxiliary rule (named `prefix` + a
+    number). Recursive rules stay whole (their instances are unfolded by the circuit, which
+    auxiliary atoms would only grow)."""
     rules = list(rules)
     graph = DependencyGraph(rules)
-    names = (f"{PREFIX}{number}" for number in itertools.count())
+    names = (f"{prefix}{number}" for number in itertools.count())
     result: list[Rule] = []
     for rule in rules:
         if _recursive(rule, graph):
