@@ -10,7 +10,7 @@ from gamecheck.gdl.parser import parse_rules
 from gamecheck.gdl.syntax import normal_rules
 from gamecheck.models.sheet import GdlGame
 from gamecheck.solvers.ground import grounder
-from gamecheck.solvers.ground.demand import DEMAND, Demand, demand
+from gamecheck.solvers.ground.demand import Demand, demand, demand_relation
 from gamecheck.solvers.ground.ground_game import GroundGame
 from gamecheck.solvers.ground.grounder import ground
 from tests.gdl_differential import assert_same_game
@@ -71,7 +71,7 @@ def test_a_running_count_is_asked_for_by_cell_and_count_so_far():
     others = [r for r in rules if r not in dynamic]
     model = facts(others + [asked.guarded(r) for r in dynamic] + asked.rules)
     # asked from c1 with 0, each cell adds one or nothing: by cell, the counts so far
-    assert model[DEMAND + "count_from"] == {
+    assert model[demand_relation("count_from")] == {
         ("c1", "0"),
         ("c2", "0"), ("c2", "1"),
         ("c3", "0"), ("c3", "1"), ("c3", "2"),

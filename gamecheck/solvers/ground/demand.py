@@ -34,7 +34,8 @@ from gamecheck.gdl.syntax import Atom, Distinct, Not, Rule, literal_variables, v
 from gamecheck.solvers.ground.split import split_rules
 
 DEMAND = "#demand"
-"""Demand relations are named DEMAND + the relation's name (no GDL name starts with '#')."""
+"""Demand relations are named DEMAND(relation), their auxiliary relations DEMAND-split + a
+number: no GDL name starts with '#' or holds a parenthesis, so none can clash."""
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,7 @@ class Demand:
     @property
     def relations(self) -> frozenset[str]:
         """The names of the demand relations."""
-        return frozenset(DEMAND + relation for relation in self.asked)
+        return frozenset(map(demand_relation, self.asked))
 
     def guarded(self, rule: Rule) -> Rule:
         """The rule with the demand for its relation as first literal, if it has one."""
@@ -65,7 +66,12 @@ def demand(rules: Sequence[Rule], exempt: set[str]) -> Demand:
         for rule in rules
         for call, before in _calls(rule, asked)
     ]
-    return Demand(asked, split_rules(demand_rules, prefix=f"{DEMAND}#split"))
+    return Demand(asked, split_rules(demand_rules, prefix=f"{DEMAND}-split"))
+
+
+def demand_relation(relation: str) -> str:
+    """The name of the relation's demand relation."""
+    return f"{DEMAND}({relation})"
 
 
 def _asked_places(rules: Sequence[Rule], exempt: set[str]) -> dict[str, tuple[int, ...]]:
@@ -149,4 +155,5 @@ def _distincts(rule: Rule, before: list) -> list[Distinct]:
 
 def _guard(atom: Atom, asked: dict[str, tuple[int, ...]]) -> Atom:
     """The demand atom for asking `atom`: its arguments at the relation's asked places."""
-    return Atom((DEMAND + atom.relation, *(atom.args[place] for place in asked[atom.relation])))
+    places = asked[atom.relation]
+    return Atom((demand_relation(atom.relation), *(atom.args[place] for place in places)))
