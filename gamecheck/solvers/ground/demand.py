@@ -10,7 +10,8 @@ counts the pieces pit by pit with a running count:
 
 where count_loop holds in the relaxed game for every pit and any two running counts, millions
 of atoms; asked from the first pit with counts 0 0, only running counts no larger than the
-pits passed can arise, a few thousand. So, for each dynamic relation, the argument places
+pits passed can arise, a few thousand. So, for each recursive relation (and each relation
+asked for only by the rules of such relations: see _candidates), the argument places
 that every literal asking for it knows when it is asked (its *asked places*: those whose
 variables the literals before it bind, in the order: the rule's own demand, the atoms of
 relations without asked places, then the other atoms as written, then the negations) get a
