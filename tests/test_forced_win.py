@@ -383,6 +383,19 @@ def test_a_pruned_table_gives_the_same_answers():
     assert forced_win(TICTACTOE3D, "xrow", start=start, table_megabytes=tiny).strategy_size == 50
 
 
+def test_the_walk_of_a_proved_strategy_stops_at_the_memory_limit():
+    # every state of the strategy is proved already, so the walk searches nothing; it must
+    # still end where the budget (here: its memory limit) ended, not grow on
+    budget = Budget()
+    prover = Prover(Sides(TICTACTOE3D, (0, 1, 2)), NodeCounter(budget))
+    start = tictactoe3d_state(ROW_ONE_X, ROW_ONE_O, "orow", "xrow", "orow")
+    depth = next(d for d in range(12) if prover.prove(start, d, depth_first=True) >= 0)
+    assert len(prover.strategy(start, depth)) > 1
+    budget.exhaust("the memory limit (1 MB) was reached")
+    with pytest.raises(OutOfBudget, match="memory limit"):
+        prover.strategy(start, depth)
+
+
 def test_a_table_too_small_for_its_terminal_states_still_answers_right():
     # 8 proved states at most, so the prune drops terminal states the search's expansions
     # may still hold

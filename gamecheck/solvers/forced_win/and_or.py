@@ -603,12 +603,17 @@ class Prover:
         """The team's action in every non-terminal state that the proved win of `start`
         within `depth` can reach (real states, not representatives). A line of play is
         followed in the frame of the search too: the transforms that took the real states
-        to the states the search proved, applied in order."""
+        to the states the search proved, applied in order. The walk looks at the budget
+        (its time and memory limit) as the search does: it can outgrow the tables."""
         sides, apply = self.sides, self.game.apply
         strategy: dict[State, TeamAction] = {}
         used: dict[State, int] = {}  # state -> the win depth its action was taken for
         stack: list[tuple[State, tuple[Transform, ...], int]] = [(start, (), depth)]
+        walked = 0
         while stack:
+            if walked % CHECK_EVERY == 0:
+                self.counter.check()
+            walked += 1
             state, frame, remaining = stack.pop()
             if used.get(state, INFINITE) <= remaining:
                 continue
