@@ -88,7 +88,7 @@ def _asked_places(rules: Sequence[Rule], exempt: set[str]) -> dict[str, tuple[in
         known: dict[str, set[int]] = {}
         for rule in rules:
             for call, before in _calls(rule, asked):
-                bound = {v for literal in before for v in literal_variables(literal)}
+                bound = _variables(before)
                 places = {
                     place for place, arg in enumerate(call.args) if set(variables(arg)) <= bound
                 }
@@ -146,12 +146,16 @@ def _calls(rule: Rule, asked: dict[str, tuple[int, ...]]) -> Iterator[tuple[Atom
 
 
 def _distincts(rule: Rule, before: list) -> list[Distinct]:
-    bound = {v for literal in before for v in literal_variables(literal)}
+    bound = _variables(before)
     return [
         literal
         for literal in rule.body
         if isinstance(literal, Distinct) and set(literal_variables(literal)) <= bound
     ]
+
+
+def _variables(literals: list) -> set[str]:
+    return {variable for literal in literals for variable in literal_variables(literal)}
 
 
 def _guard(atom: Atom, asked: dict[str, tuple[int, ...]]) -> Atom:
