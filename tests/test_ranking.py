@@ -1,6 +1,7 @@
-"""Rankings (solvers/ground/ranking.py): games without a step counter that end because
-something runs out. Expected bounds are worked out by hand from the rules below, and the
-longest game is checked against an explicit search of the reasoner's game tree."""
+"""Rankings (solvers/ground/ranking.py, potential.py): games without a step counter that end
+because something runs out, or because a weighted sum of fluents rises. Expected bounds are
+worked out by hand from the rules below, and the longest game is checked against an explicit
+search of the reasoner's game tree."""
 
 import pytest
 
@@ -38,6 +39,51 @@ PREPARE_THEN_MARK = """
 (<= open (true (blank ?x)))
 (<= terminal (not open))
 (goal p 100)
+"""
+
+# Two tokens race along cells 1..5 in turn, each one or two cells a move; a token on 5 ends
+# the game. No fluent turns for good (a token passes each cell) and no count of fluents
+# grows by one each step, but the sum of the tokens' cells does: the longest game is 7
+# steps (both creep a cell at a time; a's fourth step reaches 5).
+RACE = """
+(role a) (role b)
+(init (at a 1)) (init (at b 1)) (init (control a))
+(succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5)
+(<= (legal ?r (step 1)) (true (control ?r)))
+(<= (legal ?r (step 2)) (true (control ?r)) (true (at ?r ?x)) (succ ?x ?y) (succ ?y ?z))
+(<= (legal ?r noop) (role ?r) (not (true (control ?r))))
+(<= (next (at ?r ?y)) (does ?r (step 1)) (true (at ?r ?x)) (succ ?x ?y))
+(<= (next (at ?r ?z)) (does ?r (step 2)) (true (at ?r ?x)) (succ ?x ?y) (succ ?y ?z))
+(<= (next (at ?r ?x)) (does ?r noop) (true (at ?r ?x)))
+(<= (next (control b)) (true (control a)))
+(<= (next (control a)) (true (control b)))
+(<= terminal (true (at ?r 5)))
+(<= (goal ?r 100) (true (at ?r 5)))
+(<= (goal ?r 0) (role ?r) (not (true (at ?r 5))))
+"""
+
+# Two tokens step forward in turn on one line 1..6, a from 1 and b from 2, never onto the
+# other's cell; a player who cannot step passes. a must pass at once; then b steps to 6 while
+# a follows: 8 steps. A pass changes only whose turn it is, and in a state the invariants
+# allow, b may be the one behind, so passes of either player would have to raise the sum: no
+# weights raise it every step. Every two steps do (one of them is a step: two tokens cannot
+# block each other).
+FOLLOW_OR_PASS = """
+(role a) (role b)
+(init (at a 1)) (init (at b 2)) (init (control a))
+(succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)
+(<= (occupied ?y) (true (at ?r ?y)))
+(<= (free ?r) (true (at ?r ?x)) (succ ?x ?y) (not (occupied ?y)))
+(<= (legal ?r step) (true (control ?r)) (free ?r))
+(<= (legal ?r noop) (true (control ?r)) (not (free ?r)))
+(<= (legal ?r noop) (role ?r) (not (true (control ?r))))
+(<= (next (at ?r ?y)) (does ?r step) (true (at ?r ?x)) (succ ?x ?y))
+(<= (next (at ?r ?x)) (does ?r noop) (true (at ?r ?x)))
+(<= (next (control b)) (true (control a)))
+(<= (next (control a)) (true (control b)))
+(<= terminal (true (at ?r 6)))
+(<= (goal ?r 100) (true (at ?r 6)))
+(<= (goal ?r 0) (role ?r) (not (true (at ?r 6))))
 """
 
 # A switch flipped forever: nothing runs out, so there is no ranking.
@@ -100,3 +146,31 @@ def test_verify_proves_the_longest_game_of_ranked_games():
             assert result.longest_game.value == expected
             assert result.complete
             assert result.invariant_statistics["steps_at_most_by_ranking"] == bound
+
+
+@pytest.mark.parametrize(
+    ("text", "steps", "longest"),
+    [(RACE, 1, 7), (FOLLOW_OR_PASS, 2, 8)],
+    ids=["race", "follow or pass"],
+)
+def test_games_whose_weighted_sum_rises_are_ranked(text, steps, longest):
+    assert longest_by_search(text) == longest
+    invariants = invariants_of(text)
+    assert invariants.counters == []
+    ranking = invariants.ranking
+    assert ranking is not None
+    assert any(weight != 1 for weight, _ in ranking.terms)  # not a count of turned fluents
+    assert ranking.steps == steps
+    assert ranking.longest >= longest
+    for backend in ("cnf", "cpsat"):
+        result = verify_game(text, backend=backend, horizon=40, exhaustive=False)
+        assert (result.longest_game.status, result.longest_game.value) == ("proved", longest)
+        assert result.complete
+
+
+def test_a_ranking_proves_termination_beyond_the_horizon():
+    result = verify_game(RACE, horizon=3, exhaustive=False)
+    assert result.longest_game.status == "unknown"
+    assert result.termination.status == "proved"
+    assert 7 <= result.termination.value <= result.invariant_statistics["steps_at_most_by_ranking"]
+    assert not result.complete

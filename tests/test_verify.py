@@ -243,9 +243,18 @@ def test_a_game_longer_than_the_horizon_without_a_loop_stays_unknown():
     # hanoi.kif ends at step 10 at the latest (its step counter): with a horizon of 8, a
     # non-terminal state is reachable at the horizon, and no line comes back to a state it
     # passed (the counter grows at every step), so the longest game is unknown, not refuted.
-    result = verify_game(str(SHEETS / "hanoi.kif"), horizon=8, exhaustive=False)
+    # Without invariants nothing more is known; with them the counter proves that every
+    # game ends by step 10, beyond the horizon.
+    sheet = str(SHEETS / "hanoi.kif")
+    result = verify_game(sheet, horizon=8, exhaustive=False, invariants=False)
     assert result.longest_game.status == "unknown"
     assert "no line of play up to it comes back" in result.longest_game.detail
+    assert result.termination.status == "unknown"
+    result = verify_game(sheet, horizon=8, exhaustive=False)
+    assert result.longest_game.status == "unknown"
+    assert "beyond the horizon" in result.longest_game.detail
+    assert (result.termination.status, result.termination.value) == ("proved", 10)
+    assert not result.complete
 
 
 def test_a_time_limit_between_the_bounds_keeps_them(monkeypatch):

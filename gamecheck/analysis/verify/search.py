@@ -83,6 +83,8 @@ class Verifier:
         """The last depth any question needs: one past the deepest non-terminal state."""
         self.longest_line = 0
         """The most steps of a line of play replayed so far (any question's)."""
+        self.ends_within: int | None = None
+        """Every game ends within this many steps, beyond the horizon (by the invariants)."""
         self.last_states: dict[tuple, tuple] = {}
         """Witness -> (game, the state it ends in there): from the first checking game."""
         self._outcome_witnesses: dict[tuple, tuple] = {}
@@ -150,6 +152,14 @@ class Verifier:
         # non-terminal at `low`: a line replayed or a playout passed a non-terminal state there
         low = max(self.longest_line - 1, self._deepest_playout_state())
         high = self._counted_bound(nonterminal)  # non-terminal at low, none from high on
+        if high is not None and high > self.horizon:
+            self.ends_within = high
+            return Answer(
+                UNKNOWN,
+                detail=f"every game ends within {high} steps (no non-terminal state the "
+                f"invariants allow is that deep), beyond the horizon ({self.horizon}): the "
+                "longest game is not searched for",
+            )
         if high is None and self.playouts is not None:
             found = self.playouts.lasso(self.budget)
             if found is not None:
@@ -202,6 +212,11 @@ class Verifier:
             bound, note = longest.value, ""
         elif self._complete():
             bound, note = self.deepest, " (how long the longest game is, exactly, is unknown)"
+        elif self.ends_within is not None:
+            bound, note = (
+                self.ends_within,
+                " (by the invariants; the longest game lies beyond the horizon)",
+            )
         else:
             return Answer(UNKNOWN, detail=longest.detail, seconds=longest.seconds)
         return Answer(
@@ -240,15 +255,18 @@ class Verifier:
         )
 
     def _counted_bound(self, condition: int) -> int | None:
-        """The least depth h <= horizon from which on no state the invariants allow
-        satisfies `condition`, where the counters or the ranking tell a state's depth; None
-        if there are none or the bound would lie beyond the horizon."""
+        """The least depth h from which on no state the invariants allow satisfies
+        `condition`, where the counters or the ranking tell a state's depth (h may lie
+        beyond the horizon, up to the ranking's bound); None if there are none or they
+        bound nothing that deep."""
         invariants = self.states.invariants if self.states is not None else None
         if invariants is None or not (invariants.counters or invariants.ranking):
             return None
-        if self._possible(condition, self.horizon + 1):
+        ranking = invariants.ranking
+        deepest = max(self.horizon, ranking.longest if ranking is not None else 0)
+        if self._possible(condition, deepest + 1):
             return None
-        low, high = 0, self.horizon + 1  # possible from low on, impossible from high on
+        low, high = 0, deepest + 1  # possible from low on, impossible from high on
         while high - low > 1:
             middle = (low + high) // 2
             if self._possible(condition, middle):

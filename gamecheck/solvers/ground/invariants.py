@@ -111,6 +111,9 @@ MAX_BATCH = 1024
 BATCH_SHARE = 0.25
 """The share of the time left that a batch may take on its first try (a batch that needs
 more is tried again once every other family that fits in a batch has had its turn)."""
+STATE_SHARE = 0.6
+"""The share of the time that proving the state candidates may take: the rest is left for
+the counters and the ranking, which alone can bound the length of every game."""
 EXCLUSION_SECONDS = 20.0
 """Time for proving exclusions between the fluents of large relations; if it runs out,
 they are left out (what is proved stands without them)."""
@@ -257,8 +260,7 @@ def find_invariants(
             unrolling.budget = budget
             prover = _Induction(system, unrolling)
             proofs = prover.statistics
-            state = prover.houdini(candidates, budget=budget)
-            budget.check()
+            state = prover.houdini(candidates, budget=budget.part(share=STATE_SHARE))
             part = budget.part(EXCLUSION_SECONDS)
             state += prover.houdini(exclusions, proved=state, budget=part)
             features = _features(system, groups, occupied)

@@ -13,7 +13,8 @@ turns off may only rise, and one true initially that none turns on may only fall
 Monotonicity is proved by induction from any state that satisfies the proved invariants:
 ask for a step that turns a candidate the wrong way, drop every candidate the model breaks,
 and ask again until UNSAT (as Houdini does for state invariants). Progress is one more
-UNSAT query over k steps of unchanged fluents.
+UNSAT query over k steps of unchanged fluents. Where no fluent is monotone, a weighted sum
+of fluents may still rise every k steps (potential.py).
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gamecheck.budget import Budget
+from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.gdl.terms import term_text
+from gamecheck.solvers.ground.potential import Potential, find_potential
 from gamecheck.solvers.ground.sampling import Playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import Unrolling
@@ -32,27 +34,38 @@ from gamecheck.solvers.sat import Lit, holds, negate
 
 PROGRESS_STEPS = (1, 2, 3)
 """The spans k tried: every k steps turn a monotone fluent (the smallest k first)."""
+POTENTIAL_STEPS = 2
+"""A potential is sought over the first this many spans (after the monotone fluents)."""
+POTENTIAL_SHARE = 0.5
+"""The share of the time left that the search for a potential over one span may take."""
 
 
 @dataclass(frozen=True)
 class Ranking:
-    """Every `steps` steps of play turn one of the monotone fluents for good. `turned` are
-    circuit literals, one per fluent, true once it has turned (a falling fluent's negation);
-    none holds in the initial state."""
+    """Every `steps` steps of play raise a measure of the state by one at least: the sum of
+    the weights of the true `terms` (weight, circuit literal), `start` in the initial state.
+    Monotone fluents give each fluent that turned weight 1 (start 0); a potential
+    (potential.py) weighs fluents as they are."""
 
-    turned: tuple[int, ...]
+    terms: tuple[tuple[int, int], ...]
+    start: int
     steps: int
     description: str
 
     def least(self, depth: int) -> int:
-        """How many of `turned` hold, at least, in a state `depth` steps into the game."""
-        return depth // self.steps
+        """The measure, at least, in a state `depth` steps into the game."""
+        return self.start + depth // self.steps
+
+    @property
+    def most(self) -> int:
+        """The largest the measure can be: every positive weight's literal true."""
+        return sum(weight for weight, _ in self.terms if weight > 0)
 
     @property
     def longest(self) -> int:
-        """No line of play has more steps: one more block of `steps` would turn a fluent
-        past the last."""
-        return self.steps * (len(self.turned) + 1) - 1
+        """No line of play has more steps: one more block of `steps` would raise the
+        measure past its largest."""
+        return self.steps * (self.most - self.start + 1) - 1
 
 
 def find_ranking(
@@ -62,9 +75,9 @@ def find_ranking(
     proved: Sequence[int],
     budget: Budget,
 ) -> Ranking | None:
-    """A ranking of the system, or None if none of the tried kinds is proved. `unrolling`
-    has a free start; `proved` are circuit literals of proved state invariants.
-    OutOfBudget if the budget ends first."""
+    """A ranking of the system (monotone fluents, else a potential), or None if none of the
+    tried kinds is proved. `unrolling` has a free start; `proved` are circuit literals of
+    proved state invariants. OutOfBudget if the budget ends first."""
     rising, falling = _candidates(system, playouts)
     prover = _Monotone(system, unrolling, proved, budget)
     rising = prover.monotone(rising, rising=True)
@@ -75,8 +88,30 @@ def find_ranking(
             if prover.progress(down, up, steps):
                 nodes = system.fluent_nodes
                 turned = tuple(-nodes[f] for f in down) + tuple(nodes[f] for f in up)
-                return Ranking(turned, steps, _description(system, down + up, steps))
+                terms = tuple((1, literal) for literal in turned)
+                return Ranking(terms, 0, steps, _description(system, down + up, steps))
+    for steps in PROGRESS_STEPS[:POTENTIAL_STEPS]:
+        try:
+            part = budget.part(share=POTENTIAL_SHARE)
+            found = find_potential(system, unrolling, playouts, proved, steps, part)
+        except OutOfBudget:
+            budget.check()  # only the search's share ran out
+            continue
+        if found is not None:
+            return _weighed(system, found)
     return None
+
+
+def _weighed(system: TransitionSystem, potential: Potential) -> Ranking:
+    nodes = system.fluent_nodes
+    terms = tuple((weight, nodes[f]) for f, weight in potential.weights.items())
+    start = sum(potential.weights.get(f, 0) for f in system.initial)
+    heaviest = sorted(potential.weights, key=lambda f: -abs(potential.weights[f]))
+    names = [f"{potential.weights[f]} x {term_text(system.fluents[f])}" for f in heaviest[:3]]
+    more = f" and {len(heaviest) - 3} more" if len(heaviest) > 3 else ""
+    every = "every step" if potential.steps == 1 else f"every {potential.steps} steps"
+    description = f"{every} raises the sum of {', '.join(names)}{more}"
+    return Ranking(terms, start, potential.steps, description)
 
 
 def _choices(falling: list[int], rising: list[int]) -> list[tuple[list[int], list[int]]]:

@@ -324,8 +324,8 @@ class Unrolling(ABC):
             self.add_linear(terms, counter.start + depth, high, condition=condition)
         ranking = self.invariants.ranking
         if ranking is not None:
-            terms = [(1, self.literal(lit, t)) for lit in ranking.turned]
-            self.add_linear(terms, ranking.least(depth), len(terms), condition=condition)
+            terms = [(w, self.literal(lit, t)) for w, lit in ranking.terms]
+            self.add_linear(terms, ranking.least(depth), ranking.most, condition=condition)
         for limit in self.invariants.limits if exact else ():
             terms = [(1, self.literal(lit, t)) for lit in limit.literals]
             self.add_linear(terms, *limit.bounds(depth), condition=condition)

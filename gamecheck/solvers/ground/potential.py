@@ -1,0 +1,195 @@
+"""A potential: a weighted sum of fluents that every k steps of play raise, for games where
+nothing runs out for good.
+
+In breakthrough a cell, once left, may be taken again, so no fluent is monotone
+(ranking.py); yet every step moves a pawn one row on, or takes one: weigh a white pawn by its
+row and a black pawn by its distance from the first row, and every step raises the sum. The
+sum is bounded (a fluent holds or not), so the game ends.
+
+Weights are found by counterexample-guided search, as linear ranking functions are in
+program termination: integer weights that raise the sum across every sampled step of the
+random playouts (CP-SAT, the bound on the game's length as small as it finds), then one SAT
+query from any state that satisfies the proved invariants: a line of k steps that does not
+raise the sum. If there is one its two states join the samples and the weights are sought
+again; if there is none the potential is proved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from gamecheck.budget import Budget
+from gamecheck.solvers.ground.sampling import Playouts
+from gamecheck.solvers.ground.transition import TransitionSystem
+from gamecheck.solvers.ground.unroll import Unrolling
+from gamecheck.solvers.sat import holds, negate
+
+MOST_WEIGHT = 16
+"""Weights lie in -MOST_WEIGHT..MOST_WEIGHT."""
+ROUNDS = 16
+"""Rounds of counterexamples sought from the solver before the search gives up."""
+COUNTEREXAMPLES = 32
+"""Counterexamples sought in one round (each a different change of the fluents)."""
+FIRST_SAMPLES = 256
+"""Sampled changes the first weights must raise; of those they do not, up to MORE_SAMPLES
+are added, and so on."""
+MORE_SAMPLES = 1024
+MOST_CHANGES = 20_000
+"""Distinct sampled changes kept (the first steps of the playouts first)."""
+WEIGHT_SEARCH_TIME = 1.0
+"""Deterministic time (about seconds) CP-SAT may spend on one choice of weights."""
+
+
+@dataclass(frozen=True)
+class Potential:
+    """Every `steps` steps from a non-terminal state raise the sum of `weights` (fluent
+    index -> weight) over the true fluents by one at least."""
+
+    weights: dict[int, int]
+    steps: int
+
+
+def find_potential(
+    system: TransitionSystem,
+    unrolling: Unrolling,
+    playouts: Playouts,
+    proved: Sequence[int],
+    steps: int,
+    budget: Budget,
+) -> Potential | None:
+    """A potential over `steps` steps proved on `unrolling` (a free start) from states that
+    satisfy the `proved` circuit literals, or None if the search finds none. OutOfBudget if
+    the budget ends first."""
+    changes = _sampled_changes(playouts, steps)
+    if not len(changes) or not changes.any(axis=1).all():
+        return None  # a sampled line of play changed nothing: no sum can rise across it
+    prover = _Prover(system, unrolling, proved, steps)
+    initial = np.zeros(len(system.fluents), dtype=bool)
+    initial[sorted(system.initial)] = True
+    chosen = _spread(len(changes), FIRST_SAMPLES)
+    weights = np.zeros(len(system.fluents), dtype=np.int64)
+    for _ in range(ROUNDS):
+        weights = _weights_raising(changes[chosen], initial, weights, budget)
+        while weights is not None:  # every sampled change must rise, not only those chosen
+            missed = np.flatnonzero(changes @ weights < 1)
+            if not len(missed):
+                break
+            chosen = np.union1d(chosen, _spread(missed, MORE_SAMPLES))
+            weights = _weights_raising(changes[chosen], initial, weights, budget)
+        if weights is None:
+            return None
+        counterexamples = prover.not_raised(weights, budget)
+        if not len(counterexamples):
+            return Potential({int(f): int(weights[f]) for f in np.flatnonzero(weights)}, steps)
+        chosen = np.append(chosen, len(changes) + np.arange(len(counterexamples)))
+        changes = np.vstack([changes, counterexamples])
+    return None
+
+
+def _sampled_changes(playouts: Playouts, steps: int) -> np.ndarray:
+    """The distinct changes (after minus before, one row each; about MOST_CHANGES at most)
+    over `steps` steps of the playouts that start in a state from which the playout went on
+    that far."""
+    states = playouts.states
+    width = states.shape[2]
+    distinct: dict[bytes, None] = {}
+    for t in range(len(states) - steps):
+        going_on = playouts.lengths >= t + steps
+        rows = states[t + steps, going_on].astype(np.int8) - states[t, going_on]
+        distinct.update(dict.fromkeys(row.tobytes() for row in np.unique(rows.view(f"V{width}"))))
+        if len(distinct) >= MOST_CHANGES:
+            break
+    joined = b"".join(distinct)
+    return np.frombuffer(joined, dtype=np.int8).reshape(len(distinct), width)
+
+
+def _spread(indexes, count: int) -> np.ndarray:
+    """At most `count` of the indexes (an int or an array), spread evenly."""
+    indexes = np.arange(indexes) if isinstance(indexes, int) else np.asarray(indexes)
+    if len(indexes) <= count:
+        return indexes
+    return indexes[np.linspace(0, len(indexes) - 1, count).astype(int)]
+
+
+def _weights_raising(changes: np.ndarray, initial: np.ndarray, hint: np.ndarray, budget: Budget):
+    """Integer weights (an array, one per fluent) under which every change raises the sum
+    by one at least, the span between the initial state's sum and the largest the least
+    (the search starts from the weights `hint`); None if there are none within MOST_WEIGHT
+    or none is found in WEIGHT_SEARCH_TIME."""
+    budget.check()
+    model = cp_model.CpModel()
+    moving = np.flatnonzero(changes.any(axis=0))
+    rising = [model.new_int_var(0, MOST_WEIGHT, "") for _ in moving]
+    falling = [model.new_int_var(0, MOST_WEIGHT, "") for _ in moving]
+    for change in changes[:, moving]:
+        where = np.flatnonzero(change)
+        signs = [int(change[i]) for i in where]
+        raised = [rising[i] for i in where] + [falling[i] for i in where]
+        model.add(cp_model.LinearExpr.weighted_sum(raised, signs + [-s for s in signs]) >= 1)
+    for i, f in enumerate(moving):
+        model.add_hint(rising[i], max(int(hint[f]), 0))
+        model.add_hint(falling[i], max(-int(hint[f]), 0))
+    # the largest sum is at most the rising weights'; the initial sum is known
+    model.minimize(sum(falling[i] if initial[f] else rising[i] for i, f in enumerate(moving)))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1  # deterministic: the same weights every run
+    solver.parameters.max_deterministic_time = WEIGHT_SEARCH_TIME
+    solver.parameters.catch_sigint_signal = False
+    with budget.stopping(solver.stop_search):
+        status = solver.solve(model)
+        if status == cp_model.UNKNOWN:  # no weights yet: any will do
+            model.clear_objective()
+            status = solver.solve(model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        budget.check()
+        return None  # infeasible, or no weights found in the time given
+    weights = np.zeros(changes.shape[1], dtype=np.int64)
+    for i, f in enumerate(moving):
+        weights[f] = solver.value(rising[i]) - solver.value(falling[i])
+    return weights
+
+
+class _Prover:
+    """Lines of `steps` steps from an arbitrary state that satisfies the proved invariants."""
+
+    def __init__(self, system, unrolling: Unrolling, proved: Sequence[int], steps: int):
+        self.system = system
+        self.unrolling = unrolling
+        self.steps = steps
+        self.known = [unrolling.alive(steps)]
+        self.known += [unrolling.literal(lit, t) for lit in proved for t in range(steps + 1)]
+
+    def not_raised(self, weights: np.ndarray, budget: Budget) -> np.ndarray:
+        """Changes of the fluents (one row each, at most COUNTEREXAMPLES) along lines that
+        do not raise the weighted sum: none (no rows) proves the potential."""
+        unrolling, nodes = self.unrolling, self.system.fluent_nodes
+        rises, falls = {}, {}  # the sum's change, written over the fluents that change
+        for f in range(len(nodes)):
+            before = unrolling.literal(nodes[f], 0)
+            after = unrolling.literal(nodes[f], self.steps)
+            rises[f] = unrolling.conjunction([negate(before), after])
+            falls[f] = unrolling.conjunction([before, negate(after)])
+        terms = [(int(weights[f]), rises[f]) for f in np.flatnonzero(weights)]
+        terms += [(-int(weights[f]), falls[f]) for f in np.flatnonzero(weights)]
+        query = unrolling.new_variable()
+        unrolling.add_linear(terms, -2 * sum(abs(w) for w, _ in terms), 0, condition=query)
+        found = []
+        try:
+            while len(found) < COUNTEREXAMPLES:
+                model = unrolling.satisfiable([*self.known, query], budget)
+                if model is False:
+                    break
+                change = np.array(
+                    [holds(rises[f], model) - holds(falls[f], model) for f in range(len(nodes))],
+                    dtype=np.int8,
+                )
+                found.append(change)
+                moved = [rises[f] if change[f] > 0 else falls[f] for f in np.flatnonzero(change)]
+                unrolling.add_clause([-query, *(negate(lit) for lit in moved)])  # a new one
+        finally:
+            unrolling.add_clause([-query])
+        return np.array(found, dtype=np.int8).reshape(len(found), len(nodes))
