@@ -127,6 +127,8 @@ class StateInvariant:
     literal: int
     description: str
     family: str = field(default="", compare=False)
+    exclusive: tuple[int, ...] = field(default=(), compare=False)
+    """For "at most one of these fluents holds": the fluents (indexes)."""
 
 
 @dataclass(frozen=True)
@@ -290,8 +292,7 @@ def find_invariants(
                 rest = [candidate for candidate in candidates if candidate not in settled]
                 state += prover.houdini(rest, proved=state, budget=budget)
             if not counters:
-                proved = [invariant.literal for invariant in state]
-                ranking = find_ranking(system, unrolling, playouts, proved, budget)
+                ranking = find_ranking(system, unrolling, playouts, state, budget)
     except OutOfBudget:
         pass  # what was proved before the budget ended is kept
     statistics = {
@@ -376,7 +377,7 @@ def _one_of(system, members: list[int], values, text: str, family: str) -> list[
     found = []
     if (count <= 1).all() and count.any():
         at_most_one = system.circuit.at_most_one(literals)
-        found.append(StateInvariant(at_most_one, f"at most one {text}", family))
+        found.append(StateInvariant(at_most_one, f"at most one {text}", family, tuple(members)))
     if (count >= 1).all():
         found.append(StateInvariant(system.circuit.disj(literals), f"some {text}", family))
     return found

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -31,6 +32,9 @@ from gamecheck.solvers.ground.sampling import Playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import Unrolling
 from gamecheck.solvers.sat import Lit, holds, negate
+
+if TYPE_CHECKING:  # invariants.py, which finds the invariants, imports this module
+    from gamecheck.solvers.ground.invariants import StateInvariant
 
 PROGRESS_STEPS = (1, 2, 3)
 """The spans k tried: every k steps turn a monotone fluent (the smallest k first)."""
@@ -49,17 +53,14 @@ class Ranking:
 
     terms: tuple[tuple[int, int], ...]
     start: int
+    most: int
+    """The largest the measure can be in a state the invariants allow."""
     steps: int
     description: str
 
     def least(self, depth: int) -> int:
         """The measure, at least, in a state `depth` steps into the game."""
         return self.start + depth // self.steps
-
-    @property
-    def most(self) -> int:
-        """The largest the measure can be: every positive weight's literal true."""
-        return sum(weight for weight, _ in self.terms if weight > 0)
 
     @property
     def longest(self) -> int:
@@ -72,12 +73,14 @@ def find_ranking(
     system: TransitionSystem,
     unrolling: Unrolling,
     playouts: Playouts,
-    proved: Sequence[int],
+    state: Sequence[StateInvariant],
     budget: Budget,
 ) -> Ranking | None:
     """A ranking of the system (monotone fluents, else a potential), or None if none of the
-    tried kinds is proved. `unrolling` has a free start; `proved` are circuit literals of
-    proved state invariants. OutOfBudget if the budget ends first."""
+    tried kinds is proved. `unrolling` has a free start; `state` are the proved state
+    invariants. OutOfBudget if the budget ends first."""
+    proved = [invariant.literal for invariant in state]
+    exclusive = [invariant.exclusive for invariant in state if invariant.exclusive]
     rising, falling = _candidates(system, playouts)
     prover = _Monotone(system, unrolling, proved, budget)
     rising = prover.monotone(rising, rising=True)
@@ -89,7 +92,8 @@ def find_ranking(
                 nodes = system.fluent_nodes
                 turned = tuple(-nodes[f] for f in down) + tuple(nodes[f] for f in up)
                 terms = tuple((1, literal) for literal in turned)
-                return Ranking(terms, 0, steps, _description(system, down + up, steps))
+                most = _largest(system, terms, exclusive)
+                return Ranking(terms, 0, most, steps, _description(system, down + up, steps))
     for steps in PROGRESS_STEPS[:POTENTIAL_STEPS]:
         try:
             part = budget.part(share=POTENTIAL_SHARE)
@@ -98,11 +102,28 @@ def find_ranking(
             budget.check()  # only the search's share ran out
             continue
         if found is not None:
-            return _weighed(system, found)
+            return _weighed(system, found, exclusive)
     return None
 
 
-def _weighed(system: TransitionSystem, potential: Potential) -> Ranking:
+def _largest(system: TransitionSystem, terms, exclusive: Sequence[tuple[int, ...]]) -> int:
+    """The largest sum of the weights of the true `terms` where, of each `exclusive` set of
+    fluents, at most one holds: the heaviest of a set counts, and any other positive
+    weight (the sets are taken as far as they do not overlap, so none counts twice)."""
+    weights = {literal: weight for weight, literal in terms if weight > 0}
+    largest = sum(weights.values())
+    used: set[int] = set()
+    for fluents in exclusive:
+        nodes = {system.fluent_nodes[f] for f in fluents}
+        if nodes & used:
+            continue
+        used |= nodes
+        heavy = [weights[node] for node in nodes if node in weights]
+        largest -= sum(heavy) - max(heavy, default=0)
+    return largest
+
+
+def _weighed(system: TransitionSystem, potential: Potential, exclusive) -> Ranking:
     nodes = system.fluent_nodes
     terms = tuple((weight, nodes[f]) for f, weight in potential.weights.items())
     start = sum(potential.weights.get(f, 0) for f in system.initial)
@@ -111,7 +132,8 @@ def _weighed(system: TransitionSystem, potential: Potential) -> Ranking:
     more = f" and {len(heaviest) - 3} more" if len(heaviest) > 3 else ""
     every = "every step" if potential.steps == 1 else f"every {potential.steps} steps"
     description = f"{every} raises the sum of {', '.join(names)}{more}"
-    return Ranking(terms, start, potential.steps, description)
+    most = _largest(system, terms, exclusive)
+    return Ranking(terms, start, most, potential.steps, description)
 
 
 def _choices(falling: list[int], rising: list[int]) -> list[tuple[list[int], list[int]]]:
