@@ -8,10 +8,13 @@ sum is bounded (a fluent holds or not), so the game ends.
 
 Weights are found by counterexample-guided search, as linear ranking functions are in
 program termination: integer weights that raise the sum across every sampled step of the
-random playouts (CP-SAT, the bound on the game's length as small as it finds), then one SAT
-query from any state that satisfies the proved invariants: a line of k steps that does not
-raise the sum. If there is one its two states join the samples and the weights are sought
-again; if there is none the potential is proved.
+random playouts (CP-SAT, the bound on the game's length as small as it finds), then SAT
+queries from any state that satisfies the proved invariants: lines of k steps that do not
+raise the sum, each with a change of the fluents unlike the others'. If there are some,
+their changes join the samples and the weights are sought again; if there are none, the
+potential is proved. The sum's change is written over the fluents that change (few do in
+a step), not as the difference of two sums, which a SAT solver can only count its way
+through.
 """
 
 from __future__ import annotations

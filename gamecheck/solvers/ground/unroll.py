@@ -39,6 +39,10 @@ from gamecheck.solvers.sat import Lit, holds, negate, shared_and
 
 ENCODE_CHECK_EVERY = 4096
 """Nodes instantiated between two looks at the budget."""
+RANKING_ENCODING = 500_000
+"""The most terms x bound that the layers' ranking constraints may add up to (a count of
+800 fluents that is 150 or more is some 185,000 clauses a layer); later layers go without:
+they only help the solver, as the invariants they follow from do."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,7 @@ class Unrolling(ABC):
         self._alive: list[Lit] = [True]
         self.invariants = None
         self._constrained_layers = 0
+        self._ranking_encoding = 0
 
     # -- what a backend supplies -------------------------------------------------------------
     @abstractmethod
@@ -323,12 +328,23 @@ class Unrolling(ABC):
             high = counter.start + depth if exact else most
             self.add_linear(terms, counter.start + depth, high, condition=condition)
         ranking = self.invariants.ranking
-        if ranking is not None:
+        if ranking is not None and ranking.least(depth) > ranking.most:
+            self.add_clause([negate(condition)])  # no state is that deep
+        elif ranking is not None and self._ranking_fits(ranking, depth, exact):
             terms = [(w, self.literal(lit, t)) for w, lit in ranking.terms]
-            self.add_linear(terms, ranking.least(depth), ranking.most, condition=condition)
+            unbounded = sum(abs(w) for w, _ in terms)  # the largest is the invariants' concern
+            self.add_linear(terms, ranking.least(depth), unbounded, condition=condition)
         for limit in self.invariants.limits if exact else ():
             terms = [(1, self.literal(lit, t)) for lit in limit.literals]
             self.add_linear(terms, *limit.bounds(depth), condition=condition)
+
+    def _ranking_fits(self, ranking, depth: int, layer: bool) -> bool:
+        """Whether a layer's ranking constraint at `depth` stays within RANKING_ENCODING
+        with those before it (a single state's, not `layer`, always does)."""
+        if not layer:
+            return True
+        self._ranking_encoding += len(ranking.terms) * max(ranking.least(depth), 0)
+        return self._ranking_encoding <= RANKING_ENCODING
 
     def state_possible(self, condition: int, budget: Budget, *, from_depth: int = 0) -> bool:
         """With a free start: whether some state that satisfies the invariants satisfies
