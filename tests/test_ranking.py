@@ -174,3 +174,13 @@ def test_a_ranking_proves_termination_beyond_the_horizon():
     assert result.termination.status == "proved"
     assert 7 <= result.termination.value <= result.invariant_statistics["steps_at_most_by_ranking"]
     assert not result.complete
+
+
+def test_layers_without_the_ranking_constraint_give_the_same_answers(monkeypatch):
+    # The layers' ranking constraints only help the solver: past their size limit (here at
+    # once) the longest games are the same, found by search (values as above).
+    monkeypatch.setattr("gamecheck.solvers.ground.unroll.RANKING_ENCODING", 0)
+    for text, expected in ((RACE, 7), (FOLLOW_OR_PASS, 8), (MARK_ONE_OR_TWO, 4)):
+        result = verify_game(text, horizon=40, exhaustive=False)
+        assert (result.longest_game.status, result.longest_game.value) == ("proved", expected)
+        assert result.complete
