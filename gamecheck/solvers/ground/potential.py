@@ -160,22 +160,20 @@ class _Prover:
     """Lines of `steps` steps from an arbitrary state that satisfies the proved invariants."""
 
     def __init__(self, system, unrolling: Unrolling, proved: Sequence[int], steps: int):
-        self.system = system
         self.unrolling = unrolling
-        self.steps = steps
         self.known = [unrolling.alive(steps)]
         self.known += [unrolling.literal(lit, t) for lit in proved for t in range(steps + 1)]
+        self.rises, self.falls = [], []  # per fluent: it turns on, or off, over the steps
+        for node in system.fluent_nodes:
+            before, after = unrolling.literal(node, 0), unrolling.literal(node, steps)
+            self.rises.append(unrolling.conjunction([negate(before), after]))
+            self.falls.append(unrolling.conjunction([before, negate(after)]))
 
     def not_raised(self, weights: np.ndarray, budget: Budget) -> np.ndarray:
         """Changes of the fluents (one row each, at most COUNTEREXAMPLES) along lines that
-        do not raise the weighted sum: none (no rows) proves the potential."""
-        unrolling, nodes = self.unrolling, self.system.fluent_nodes
-        rises, falls = {}, {}  # the sum's change, written over the fluents that change
-        for f in range(len(nodes)):
-            before = unrolling.literal(nodes[f], 0)
-            after = unrolling.literal(nodes[f], self.steps)
-            rises[f] = unrolling.conjunction([negate(before), after])
-            falls[f] = unrolling.conjunction([before, negate(after)])
+        do not raise the weighted sum: none (no rows) proves the potential. The sum's change
+        is written over the fluents that change."""
+        unrolling, rises, falls = self.unrolling, self.rises, self.falls
         terms = [(int(weights[f]), rises[f]) for f in np.flatnonzero(weights)]
         terms += [(-int(weights[f]), falls[f]) for f in np.flatnonzero(weights)]
         query = unrolling.new_variable()
@@ -186,13 +184,11 @@ class _Prover:
                 model = unrolling.satisfiable([*self.known, query], budget)
                 if model is False:
                     break
-                change = np.array(
-                    [holds(rises[f], model) - holds(falls[f], model) for f in range(len(nodes))],
-                    dtype=np.int8,
-                )
+                pairs = zip(rises, falls, strict=True)
+                change = np.array([holds(r, model) - holds(f, model) for r, f in pairs], np.int8)
                 found.append(change)
                 moved = [rises[f] if change[f] > 0 else falls[f] for f in np.flatnonzero(change)]
                 unrolling.add_clause([-query, *(negate(lit) for lit in moved)])  # a new one
         finally:
             unrolling.add_clause([-query])
-        return np.array(found, dtype=np.int8).reshape(len(found), len(nodes))
+        return np.array(found, dtype=np.int8).reshape(len(found), len(rises))
