@@ -156,13 +156,19 @@ def _weights_raising(changes: np.ndarray, initial: np.ndarray, hint: np.ndarray,
     return weights
 
 
+def line_under_invariants(unrolling: Unrolling, proved: Sequence[int], layers: int) -> list:
+    """Literals that make the free start's line of play reach `layers` through states that
+    satisfy the `proved` circuit literals."""
+    known = [unrolling.alive(layers)]
+    return known + [unrolling.literal(lit, t) for lit in proved for t in range(layers + 1)]
+
+
 class _Prover:
     """Lines of `steps` steps from an arbitrary state that satisfies the proved invariants."""
 
     def __init__(self, system, unrolling: Unrolling, proved: Sequence[int], steps: int):
         self.unrolling = unrolling
-        self.known = [unrolling.alive(steps)]
-        self.known += [unrolling.literal(lit, t) for lit in proved for t in range(steps + 1)]
+        self.known = line_under_invariants(unrolling, proved, steps)
         self.rises, self.falls = [], []  # per fluent: it turns on, or off, over the steps
         for node in system.fluent_nodes:
             before, after = unrolling.literal(node, 0), unrolling.literal(node, steps)

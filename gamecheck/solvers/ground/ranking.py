@@ -27,7 +27,7 @@ import numpy as np
 
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.gdl.terms import term_text
-from gamecheck.solvers.ground.potential import Potential, find_potential
+from gamecheck.solvers.ground.potential import Potential, find_potential, line_under_invariants
 from gamecheck.solvers.ground.sampling import Playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import Unrolling
@@ -166,13 +166,6 @@ class _Monotone:
         self.proved = proved
         self.budget = budget
 
-    def _known(self, layers: int) -> list[Lit]:
-        """The alive line of `layers` steps through states satisfying the invariants."""
-        unrolling = self.unrolling
-        known = [unrolling.alive(layers)]
-        known += [unrolling.literal(lit, t) for lit in self.proved for t in range(layers + 1)]
-        return known
-
     def _turned(self, fluent: int, rising: bool, start: int, end: int) -> Lit:
         """The fluent is false at layer `start` and true at `end` (true and false, falling)."""
         node = self.system.fluent_nodes[fluent]
@@ -185,7 +178,7 @@ class _Monotone:
     def monotone(self, fluents: list[int], *, rising: bool) -> list[int]:
         """The largest subset of `fluents` that no step turns the wrong way."""
         unrolling = self.unrolling
-        known = self._known(1)
+        known = line_under_invariants(unrolling, self.proved, 1)
         active = list(fluents)
         while active:
             wrong = {f: self._turned(f, not rising, 0, 1) for f in active}
@@ -206,7 +199,8 @@ class _Monotone:
         turned = [self._turned(f, False, 0, steps) for f in down]
         turned += [self._turned(f, True, 0, steps) for f in up]
         unchanged = [negate(lit) for lit in turned]
-        return self.unrolling.satisfiable([*self._known(steps), *unchanged], self.budget) is False
+        known = line_under_invariants(self.unrolling, self.proved, steps)
+        return self.unrolling.satisfiable([*known, *unchanged], self.budget) is False
 
 
 def _description(system, fluents: tuple[int, ...], steps: int) -> str:
