@@ -181,10 +181,10 @@ def test_bad_state_files_name_the_file(capsys, tmp_path, text, message):
 
 
 def test_a_failed_strategy_check_exits_3(capsys, monkeypatch, one_jump):
-    def reject(*args, budget=None):
+    def reject(*args):
         raise StrategyCheckFailure("the strategy loses")
 
-    monkeypatch.setattr(gamecheck.solvers.forced_win.search, "check_strategy", reject)
+    monkeypatch.setattr(gamecheck.solvers.forced_win.search, "check_policy", reject)
     argv = ["forced-win", "tictacchess", "--role", "red", "--state", str(one_jump)]
     status, out, err = run(capsys, *argv)
     assert status == 3

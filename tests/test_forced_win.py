@@ -24,7 +24,11 @@ from gamecheck.solvers.forced_win.and_or import (
 )
 from gamecheck.solvers.forced_win.search import Status, forced_win
 from gamecheck.solvers.forced_win.sides import Sides
-from gamecheck.solvers.forced_win.strategy_check import StrategyCheckFailure, check_strategy
+from gamecheck.solvers.forced_win.strategy_check import (
+    StrategyCheckFailure,
+    check_policy,
+    check_strategy,
+)
 from tests.forced_win_reference import earliest_forced_win, won_within
 from tests.tiny_games import HEADS, PenniesGame
 
@@ -297,10 +301,10 @@ def test_a_replay_out_of_time_is_no_answer(monkeypatch):
     with pytest.raises(OutOfBudget):
         check_strategy(TICTACTOE3D, ["xrow"], start, strategy, 6, budget=Budget(0))
 
-    def out_of_time(*args, budget=None):
+    def out_of_time(*args):
         raise OutOfBudget("the time limit ran out")
 
-    monkeypatch.setattr("gamecheck.solvers.forced_win.search.check_strategy", out_of_time)
+    monkeypatch.setattr("gamecheck.solvers.forced_win.search.check_policy", out_of_time)
     result = forced_win(TICTACTOE3D, "xrow", start=start)
     assert (result.status, result.depth, result.searched_depth) == (Status.UNKNOWN, None, 5)
 
@@ -383,17 +387,18 @@ def test_a_pruned_table_gives_the_same_answers():
     assert forced_win(TICTACTOE3D, "xrow", start=start, table_megabytes=tiny).strategy_size == 50
 
 
-def test_the_walk_of_a_proved_strategy_stops_at_the_memory_limit():
-    # every state of the strategy is proved already, so the walk searches nothing; it must
+def test_the_check_of_a_proved_strategy_stops_at_the_memory_limit():
+    # every state of the strategy is proved already, so the check searches nothing; it must
     # still end where the budget (here: its memory limit) ended, not grow on
     budget = Budget()
     prover = Prover(Sides(TICTACTOE3D, (0, 1, 2)), NodeCounter(budget))
     start = tictactoe3d_state(ROW_ONE_X, ROW_ONE_O, "orow", "xrow", "orow")
     depth = next(d for d in range(12) if prover.prove(start, d, depth_first=True) >= 0)
-    assert len(prover.strategy(start, depth)) > 1
+    team = ("xrow", "xcolumn", "xlevel")
+    assert len(check_policy(TICTACTOE3D, team, start, prover.choose, depth, budget)) > 1
     budget.exhaust("the memory limit (1 MB) was reached")
     with pytest.raises(OutOfBudget, match="memory limit"):
-        prover.strategy(start, depth)
+        check_policy(TICTACTOE3D, team, start, prover.choose, depth, budget)
 
 
 def test_a_table_too_small_for_its_terminal_states_still_answers_right():

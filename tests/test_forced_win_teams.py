@@ -119,7 +119,7 @@ def team_strategy(tmp_path) -> Path:
     return path
 
 
-def test_a_strategy_file_lists_every_state_it_reaches(team_strategy):
+def test_a_strategy_file_lists_every_state_where_the_team_chooses(team_strategy):
     data = json.loads(team_strategy.read_text())
     assert (data["kind"], data["game"], data["team"], data["depth"]) == (
         "strategy",
@@ -127,14 +127,15 @@ def test_a_strategy_file_lists_every_state_it_reaches(team_strategy):
         list(TEAM_X),
         3,
     )
-    # three steps of X alone, one state each: (1 1 4) selected coordinate by coordinate
+    # three steps of X alone: (1 1 4) selected coordinate by coordinate; the row and the
+    # column are choices, but (1 1 4) is the only blank cell of row 1, column 1, so the
+    # level has no choice and its state need not be listed
     chosen = [entry["actions"] for entry in data["states"]]
     assert sorted(json.dumps(actions, sort_keys=True) for actions in chosen) == sorted(
         json.dumps(actions, sort_keys=True)
         for actions in (
             {"xrow": "(select row 1)", "xcolumn": "noop", "xlevel": "noop"},
             {"xrow": "noop", "xcolumn": "(select column 1)", "xlevel": "noop"},
-            {"xrow": "noop", "xcolumn": "noop", "xlevel": "(select level 4)"},
         )
     )
 
@@ -151,8 +152,8 @@ def test_check_strategy_replays_on_the_reasoner(capsys, team_strategy):
 def test_a_strategy_that_does_not_win_exits_3(capsys, team_strategy):
     data = json.loads(team_strategy.read_text())
     for entry in data["states"]:
-        if entry["actions"]["xlevel"] != "noop":
-            entry["actions"]["xlevel"] = "(select level 3)"  # (1 1 3) is taken: illegal
+        if entry["actions"]["xcolumn"] != "noop":
+            entry["actions"]["xcolumn"] = "noop"  # xcolumn must select: illegal
     team_strategy.write_text(json.dumps(data))
     status, out, _ = run(capsys, "check-strategy", "tictactoe3d", str(team_strategy))
     assert status == 3

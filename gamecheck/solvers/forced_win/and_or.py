@@ -599,61 +599,29 @@ class Prover:
 
     # -- the strategy ---------------------------------------------------------------------
 
-    def strategy(self, start: State, depth: int) -> dict[State, TeamAction]:
-        """The team's action in every non-terminal state that the proved win of `start`
-        within `depth` can reach (real states, not representatives). A line of play is
-        followed in the frame of the search too: the transforms that took the real states
-        to the states the search proved, applied in order. The walk looks at the budget
-        (its time and memory limit) as the search does: it can outgrow the tables."""
-        sides, apply = self.sides, self.game.apply
-        strategy: dict[State, TeamAction] = {}
-        used: dict[State, int] = {}  # state -> the win depth its action was taken for
-        stack: list[tuple[State, tuple[Transform, ...], int]] = [(start, (), depth)]
-        walked = 0
-        while stack:
-            if walked % CHECK_EVERY == 0:
-                self.counter.check()
-            walked += 1
-            state, frame, remaining = stack.pop()
-            if used.get(state, INFINITE) <= remaining:
-                continue
-            seen = state
-            for transform in frame:
-                seen = transform.state(seen)
-            key, transform = self._canonical(seen)
-            if self._prove_key(key, remaining, depth_first=True) < 0:
-                raise AssertionError("a state on a proved strategy is not won")
-            if transform is not None and (not frame or frame[-1] is not transform):
-                frame = (*frame, transform)
-            entry = self.solved[key]
-            used[state] = entry.win
-            if entry.win == 0:
-                continue  # a terminal state
-            actions, replies = sides.choices(state)
-            if len(actions) == 1:
-                action = actions[0]
-            else:
-                if entry.choice < 0:  # won at once by the game's ending move
-                    wanted = sides.ending_action(key)
-                else:
-                    wanted = sides.choices(key)[0][entry.choice]  # the expansion's order
-                action = next(a for a in actions if self._through(frame, a) == wanted)
-            strategy[state] = action
-            stack.extend(
-                (apply(state, sides.joint(action, reply)), frame, entry.win - 1)
-                for reply in replies
-            )
-        return strategy
+    def choose(self, state: State, remaining: int) -> TeamAction:
+        """The team's action in `state` (a real state, not a representative) that the
+        proved win within `remaining` steps takes: the action the table gives its
+        representative, mapped back. A state the tables dropped is proved again."""
+        actions = self.sides.choices(state)[0]
+        if len(actions) == 1:
+            return actions[0]
+        key, transform = self._canonical(state)
+        if self._prove_key(key, remaining, depth_first=True) < 0:
+            raise AssertionError("a state on a proved strategy is not won")
+        entry = self.solved[key]
+        if entry.choice < 0:  # won at once by the game's ending move
+            wanted = self.sides.ending_action(key)
+        else:
+            wanted = self.sides.choices(key)[0][entry.choice]  # the expansion's order
+        if transform is None:
+            return wanted
+        return next(a for a in actions if map_team_action(transform, self.sides.team, a) == wanted)
 
     def _canonical(self, state: State) -> tuple[State, Transform | None]:
         if self.symmetry is None:
             return state, None
         return self.symmetry.canonical(state)
-
-    def _through(self, frame: tuple[Transform, ...], action: TeamAction) -> TeamAction:
-        for transform in frame:
-            action = map_team_action(transform, self.sides.team, action)
-        return action
 
 
 def share_wins(prover: Prover, rival: Prover) -> None:

@@ -15,7 +15,7 @@ depth. Each of the two takes the states the other proved won as lost at every de
 (and_or.py `share_wins`). Where every line of play takes the same number of steps (the
 game's `steps_to_end`), there is no spoiler search: every leaf of the search at that depth
 is terminal, so a loss it proves holds at every depth. Every strategy found is replayed by
-`check_strategy` (on the checked `next`) before it is returned.
+`check_policy` (on the checked `next`) as the table gives it, before it is returned.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from gamecheck.solvers.forced_win.and_or import (
 )
 from gamecheck.solvers.forced_win.sides import Sides, make_sides
 from gamecheck.solvers.forced_win.strategy import Strategy
-from gamecheck.solvers.forced_win.strategy_check import check_strategy
+from gamecheck.solvers.forced_win.strategy_check import check_policy
 from gamecheck.solvers.forced_win.symmetry import symmetry_of
 
 DEFAULT_MAX_DEPTH = 30
@@ -193,9 +193,8 @@ def forced_win(
             depth = searched + 1
         if depth > max_depth:
             return answer.result(Status.NONE, searched)
-        counter.node_limit = None  # a proved win's strategy is extracted within the time left
-        actions = prover.strategy(state, depth)
-        return answer.found(Strategy(sides.team_roles, state, depth, actions))
+        counter.node_limit = None  # a proved win's strategy is checked within the time left
+        return answer.found(prover, state, depth)
     except OutOfBudget:  # a win whose replay did not end in time is not reported
         return answer.result(Status.UNKNOWN, searched)
     finally:
@@ -285,8 +284,12 @@ class _SpoilerSearch:
 
 def first_action(sides: Sides, strategy: Strategy) -> str | None:
     """The team's first action, or None when the start state is already over."""
+    if sides.game.is_terminal(strategy.start):
+        return None
     action = strategy.actions.get(strategy.start)
-    return None if action is None else sides.action_text(action)
+    if action is None:  # a strategy need not list a state where the team has no choice
+        action = sides.choices(strategy.start)[0][0]
+    return sides.action_text(action)
 
 
 @dataclass
@@ -319,21 +322,17 @@ class _Answer:
             strategy=found.get("strategy"),
         )
 
-    def found(self, strategy: Strategy) -> ForcedWin:
-        """The answer `found`, once the strategy passed its replay."""
-        size = check_strategy(
-            self.game,
-            strategy.team,
-            strategy.start,
-            strategy.actions,
-            strategy.depth,
-            budget=self.counter.budget,
-        )
+    def found(self, prover: Prover, start: State, depth: int) -> ForcedWin:
+        """The answer `found`, once the strategy of the `prover`'s win of `start` within
+        `depth` passed its replay."""
+        team = self.sides.team_roles
+        actions = check_policy(self.game, team, start, prover.choose, depth, self.counter.budget)
+        strategy = Strategy(team, start, depth, actions)
         return self.result(
             Status.FOUND,
-            strategy.depth - 1,
-            depth=strategy.depth,
+            depth - 1,
+            depth=depth,
             first_action=first_action(self.sides, strategy),
-            strategy_size=size,
+            strategy_size=len(actions),
             strategy=strategy,
         )

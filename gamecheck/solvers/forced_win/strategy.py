@@ -1,7 +1,8 @@
 """A winning strategy as a value and as a JSON file anyone can check.
 
-The file lists, for every non-terminal state the strategy reaches, the state as GDL facts
-and the action of each team role as a GDL term:
+The file lists, for every state the strategy reaches where the team has a choice (a state
+where it has one joint action may be left out), the state as GDL facts and the action of
+each team role as a GDL term:
 
     {"kind": "strategy", "schema_version": 1, "gamecheck": "0.2.0",
      "game": "tictacchess", "team": ["red"], "depth": 1,
@@ -26,8 +27,8 @@ KIND = "strategy"
 
 @dataclass(frozen=True)
 class Strategy:
-    """The team's joint action (role order) in every non-terminal state it reaches from
-    `start`, winning within `depth` steps."""
+    """The team's joint action (role order) in every state it reaches from `start` where the
+    team has a choice (others may be listed too), winning within `depth` steps."""
 
     team: tuple[str, ...]
     start: State
