@@ -171,9 +171,8 @@ class _Prover:
         self.known = line_under_invariants(unrolling, proved, steps)
         self.rises, self.falls = [], []  # per fluent: it turns on, or off, over the steps
         for node in system.fluent_nodes:
-            before, after = unrolling.literal(node, 0), unrolling.literal(node, steps)
-            self.rises.append(unrolling.conjunction([negate(before), after]))
-            self.falls.append(unrolling.conjunction([before, negate(after)]))
+            self.rises.append(unrolling.turned(node, steps, rising=True))
+            self.falls.append(unrolling.turned(node, steps, rising=False))
 
     def not_raised(self, weights: np.ndarray, budget: Budget) -> np.ndarray:
         """Changes of the fluents (one row each, at most COUNTEREXAMPLES) along lines that

@@ -166,14 +166,9 @@ class _Monotone:
         self.proved = proved
         self.budget = budget
 
-    def _turned(self, fluent: int, rising: bool, start: int, end: int) -> Lit:
-        """The fluent is false at layer `start` and true at `end` (true and false, falling)."""
-        node = self.system.fluent_nodes[fluent]
-        before = self.unrolling.literal(node, start)
-        after = self.unrolling.literal(node, end)
-        if rising:
-            return self.unrolling.conjunction([negate(before), after])
-        return self.unrolling.conjunction([before, negate(after)])
+    def _turned(self, fluent: int, rising: bool, steps: int) -> Lit:
+        """The fluent turns on (rising) or off over the first `steps` steps."""
+        return self.unrolling.turned(self.system.fluent_nodes[fluent], steps, rising=rising)
 
     def monotone(self, fluents: list[int], *, rising: bool) -> list[int]:
         """The largest subset of `fluents` that no step turns the wrong way."""
@@ -181,7 +176,7 @@ class _Monotone:
         known = line_under_invariants(unrolling, self.proved, 1)
         active = list(fluents)
         while active:
-            wrong = {f: self._turned(f, not rising, 0, 1) for f in active}
+            wrong = {f: self._turned(f, not rising, 1) for f in active}
             broken = unrolling.new_variable()
             unrolling.add_clause([-broken, *wrong.values()])
             try:
@@ -196,8 +191,8 @@ class _Monotone:
     def progress(self, down: tuple[int, ...], up: tuple[int, ...], steps: int) -> bool:
         """Whether every `steps` steps from non-terminal states turn one of the monotone
         fluents: one of `down` falls or one of `up` rises."""
-        turned = [self._turned(f, False, 0, steps) for f in down]
-        turned += [self._turned(f, True, 0, steps) for f in up]
+        turned = [self._turned(f, False, steps) for f in down]
+        turned += [self._turned(f, True, steps) for f in up]
         unchanged = [negate(lit) for lit in turned]
         known = line_under_invariants(self.unrolling, self.proved, steps)
         return self.unrolling.satisfiable([*known, *unchanged], self.budget) is False

@@ -254,6 +254,14 @@ class Unrolling(ABC):
         """A literal equal to the AND of `literals`, with constants folded."""
         return shared_and(self._gates, literals, self._new_gate)
 
+    def turned(self, circuit_literal: int, end: int, *, rising: bool) -> Lit:
+        """The circuit literal is false at layer 0 and true at layer `end` (rising), or true
+        and then false (falling)."""
+        before, after = self.literal(circuit_literal, 0), self.literal(circuit_literal, end)
+        if rising:
+            return self.conjunction([negate(before), after])
+        return self.conjunction([before, negate(after)])
+
     def _new_gate(self, inputs: tuple[int, ...]) -> int:
         gate = self.new_variable()
         self._define_and(gate, inputs)
