@@ -186,6 +186,20 @@ def test_grounding_past_its_fact_limit_names_the_rule():
         ground(sheet.rules, "wide", max_facts=10_000)  # 12**4 = 20736 legal moves
 
 
+def test_grounding_past_its_action_limit_names_the_rule_with_most_actions():
+    numbers = " ".join(f"(n {i})" for i in range(6))
+    text = f"""(role r) (init on) {numbers}
+    (<= (legal r stay) (true on))
+    (<= (legal r (m ?a ?b)) (true on) (n ?a) (n ?b))
+    (<= (next on) (does r stay))
+    (<= terminal (not (true on))) (<= (goal r 100) (true on))"""
+    sheet = GdlGame.from_text(text, "moves")
+    message = r"moves:3:5: grounding stopped: the game has up to 37 legal actions, .*matches 36 "
+    with pytest.raises(TooLarge, match=message):  # 6 * 6 moves and stay
+        ground(sheet.rules, "moves", max_actions=36)
+    assert len(ground(sheet.rules, "moves", max_actions=37).actions[0]) == 37
+
+
 GROWING = """(role p) (init (count 0))
 (<= (legal p tick) (true (count ?n)))
 (<= (next (count (s ?n))) (true (count ?n)))

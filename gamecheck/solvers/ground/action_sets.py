@@ -97,16 +97,20 @@ def _groups(
         else:
             rest = frozenset(literal for literal in body if literal is not action)
             groups.setdefault(rest, []).append((body, action))
-    found = []
-    for group in groups.values():
-        union: set[Term] = set()
-        for _, (_, atom) in group:
-            if atom in unions:
-                union |= unions[atom]
-            else:
-                union.add(atom)
-        found.append((frozenset(union), group))
-    return kept, found
+    return kept, [(_union_of(group, unions), group) for group in groups.values()]
+
+
+def _union_of(
+    group: list[tuple[list, GroundLiteral]], unions: dict[Term, frozenset[Term]]
+) -> frozenset[Term]:
+    """The actions the group's bodies ask for; a group of one union atom shares its set
+    (the union of a cell's frame axiom over moves can hold nearly every action)."""
+    if len(group) == 1:
+        return _actions_of(group[0][1], unions)
+    union: set[Term] = set()
+    for _, literal in group:
+        union |= _actions_of(literal, unions)
+    return frozenset(union)
 
 
 def _pays(

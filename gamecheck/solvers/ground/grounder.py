@@ -10,7 +10,8 @@
    variables eliminated into auxiliary rules (split.variable_eliminations), if need be after
    unfolding the static relations that one rule defines (split.unfoldable), and each rule
    guarded by the demand for its relation: only the atoms some rule can ask for
-   (solvers/ground/demand.py);
+   (solvers/ground/demand.py); a game with more than MAX_ACTIONS actions in that model stops
+   here (TooLarge naming the `legal` rule that gives most of them);
 4. enumerate the instances of every dynamic rule against that over-approximation, each
    instance reduced to its dynamic literals (instances with the same ones are one), from
    the rule as written or from the rules that eliminate its variables, whichever is smaller
@@ -35,7 +36,7 @@ from collections.abc import Sequence
 from gamecheck.budget import Budget
 from gamecheck.gdl.datalog import ESTIMATE_FACTOR, Model, Program, TooLarge
 from gamecheck.gdl.dependencies import DependencyGraph, strongly_connected_components
-from gamecheck.gdl.syntax import Atom, Distinct, Not, Rule, normal_rules
+from gamecheck.gdl.syntax import Atom, Distinct, Not, Rule, is_variable, normal_rules
 from gamecheck.gdl.terms import Term, term_text
 from gamecheck.solvers.ground.action_sets import GroundLiteral, shorten_action_disjunctions
 from gamecheck.solvers.ground.circuit import FALSE, Circuit
@@ -51,6 +52,11 @@ CHECK_EVERY = 1000
 START_BOUND = 4096
 """Facts a rule and the rules that eliminate its variables are first tried up to (see
 _cheaper_form)."""
+MAX_ACTIONS = 100_000
+"""Most actions (of all roles) a ground game may have: each is an input of the circuit and a
+branch of every search, and each costs some 20 KB through the grounding. The largest sheets
+that ground have under 10,000; amazons with the queen's move and the arrow as one action has
+174,000 to 259,000, and grounding it needs over 3 GB."""
 MAX_GATES = 2_000_000
 """A circuit that would grow past this many gates is not built (TooLarge): unfolding a big
 recursive relation (connectivity on a board, say) costs gates times the relation's atoms."""
@@ -62,10 +68,11 @@ def ground(
     *,
     budget: Budget | None = None,
     max_facts: int = MAX_FACTS,
+    max_actions: int = MAX_ACTIONS,
 ) -> TransitionSystem:
     """The transition system of a rule sheet that passed the static checks; OutOfBudget if
-    the budget ends first, TooLarge past `max_facts` facts (or as many rule instances), that
-    is, where the ground game would not fit in memory."""
+    the budget ends first, TooLarge past `max_facts` facts (or as many rule instances) or
+    `max_actions` actions, that is, where the ground game would not fit in memory."""
     budget = budget or Budget()
     normal = split_rules(piece for rule in rules for piece in normal_rules(rule))
     graph = DependencyGraph(normal)
@@ -83,13 +90,14 @@ def ground(
     initial = {args[0] for args in _known(static_model, "init")}
     relaxed_rules = [_relaxed(rule, static) for _, pieces in eliminations for rule in pieces]
     model = _reachable_model(relaxed_rules + asked.rules, static_model, budget, max_facts)
-    settled = static | asked.relations
-    chosen = _instance_facts(eliminations, model, settled, budget, max_facts)
-    instances = _instances(chosen, model, settled, budget)
+    _refuse_many_actions(dynamic_rules, model, max_actions)
     actions = {
         role: tuple(sorted((a for r, a in _known(model, "legal") if r == role), key=term_text))
         for role in roles
     }
+    settled = static | asked.relations
+    chosen = _instance_facts(eliminations, model, settled, budget, max_facts)
+    instances = _instances(chosen, model, settled, budget)
     shortened = shorten_action_disjunctions(instances, actions, budget)
     system = _build(name, initial, model, actions, shortened, budget)
     system.statistics.update(
@@ -139,6 +147,39 @@ def _reachable_model(
     sizes = {relation: len(facts.known) for relation, facts in static_model.items()}
     program = Program(rules, DependencyGraph(rules).components, sizes)
     return program.evaluate(dict(static_model), budget=budget, max_facts=max_facts)
+
+
+def _refuse_many_actions(rules: list[Rule], model: Model, most: int) -> None:
+    """TooLarge if the relaxed game has more than `most` legal actions, naming the `legal`
+    rule that matches most of them."""
+    legal = _known(model, "legal")
+    if len(legal) <= most:
+        return
+    counts = [
+        (sum(_matches(rule.head.args, args, {}) for args in legal), rule)
+        for rule in rules
+        if rule.head.relation == "legal"
+    ]
+    count, rule = max(counts, key=lambda pair: pair[0])
+    where = f"{rule.position}: " if rule.position else ""
+    raise TooLarge(
+        f"{where}grounding stopped: the game has up to {len(legal):,} legal actions, more "
+        f"than {most:,} fit in a ground game (this rule's head matches {count:,} of them)"
+    )
+
+
+def _matches(pattern: Term, term: Term, bound: dict[str, Term]) -> bool:
+    """Whether the ground `term` is an instance of `pattern`, its variables bound so far as
+    in `bound` (which the match extends)."""
+    if is_variable(pattern):
+        return bound.setdefault(pattern, term) == term
+    if isinstance(pattern, str):
+        return pattern == term
+    return (
+        isinstance(term, tuple)
+        and len(term) == len(pattern)
+        and all(_matches(p, t, bound) for p, t in zip(pattern, term, strict=True))
+    )
 
 
 InstanceFacts = list[tuple[Rule, set[tuple]]]
