@@ -106,3 +106,36 @@ def test_without_demand_the_same_sheet_would_not_fit_in_that_limit(monkeypatch):
     sheet = GdlGame.from_text(SWITCHES, "switches")
     with pytest.raises(TooLarge, match="count_from"):
         ground(sheet.rules, "switches", max_facts=3 * LARGEST)
+
+
+CELLS = 30
+THREE_NAMED_CELLS = f"""
+(role p)
+{" ".join(f"(cell c{n})" for n in range(1, CELLS + 1))}
+(tick 0 1) (tick 1 2) (tick 2 3)
+(init (time 0))
+(<= (legal p (switch ?c)) (cell ?c) (not (true (on ?c))))
+(<= (next (on ?c)) (does p (switch ?c)))
+(<= (next (on ?c)) (true (on ?c)))
+(<= (next (time ?u)) (true (time ?t)) (tick ?t ?u))
+(<= terminal (true (time 3)))
+(<= (three ?x ?y ?z) (true (on ?x)) (true (on ?y)) (true (on ?z)))
+(<= (goal p 100) (three c1 c2 c3))
+(<= (goal p 0) (not (three c1 c2 c3)))
+"""
+"""Three switches of 30 cells; the goal asks whether three named cells are all on, with a
+relation that, bottom up, holds for any three cells on."""
+
+
+def test_a_relation_asked_only_with_constants_is_asked_for_those():
+    dynamic = [r for r in normal(THREE_NAMED_CELLS) if r.head.relation in ("three", "goal")]
+    assert demand(dynamic, exempt={"goal"}).asked == {"three": (0, 1, 2)}
+
+
+def test_a_goal_on_named_cells_grounds_one_instance_and_plays_as_the_reasoner():
+    sheet = GdlGame.from_text(THREE_NAMED_CELLS, "three")
+    # unguarded, `three` holds in the relaxed game for each of 30 x 30 x 30 triples of cells
+    system = ground(sheet.rules, "three", max_facts=CELLS**3 // 2)
+    assert system.statistics["ground_atoms"] < 200
+    assert assert_same_game(GroundGame(system), sheet, playouts=30, seed=2) > 0
+    assert {value for value, _ in system.goals[0].items()} == {0, 100}
