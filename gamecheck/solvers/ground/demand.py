@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from gamecheck.gdl.constant_asks import constant_places
 from gamecheck.gdl.dependencies import DependencyGraph
 from gamecheck.gdl.syntax import Atom, Distinct, Not, Rule, literal_variables, variables
 from gamecheck.solvers.ground.split import split_rules
@@ -103,11 +104,11 @@ def _asked_places(rules: Sequence[Rule], exempt: set[str]) -> dict[str, tuple[in
 
 def _candidates(rules: Sequence[Rule], exempt: set[str]) -> set[str]:
     """The relations worth a demand: the recursive ones (bottom up, recursion runs through
-    every argument, asked for or not), those every asking atom gives a constant (a goal
-    that counts a player's pieces on three named cells, bottom up counted on every three
-    cells), and those asked for only by the rules of candidates (their demand follows from
-    the candidates' own). The demand of any other relation would cost a join of its askers'
-    bodies for little."""
+    every argument, asked for or not), those every asking atom gives constants at the same
+    places (gdl/constant_asks.py: a goal that counts a player's pieces on three named
+    cells, bottom up counted on every three cells), and those asked for only by the rules
+    of candidates (their demand follows from the candidates' own). The demand of any other
+    relation would cost a join of its askers' bodies for little."""
     graph = DependencyGraph(rules)
     defined = {rule.head.relation for rule in rules} - exempt
     candidates = {
@@ -115,7 +116,8 @@ def _candidates(rules: Sequence[Rule], exempt: set[str]) -> set[str]:
         for relation in defined
         if any(graph.recursive_with(relation, other) for other in graph.edges[relation])
     }
-    candidates |= defined & _asked_with_constants(rules)
+    candidates |= {relation for relation, places in constant_places(rules).items() if places}
+    candidates &= defined
     askers: dict[str, set[str]] = {}
     for rule in rules:
         for relation in graph.edges[rule.head.relation]:
@@ -125,18 +127,6 @@ def _candidates(rules: Sequence[Rule], exempt: set[str]) -> set[str]:
         if not more:
             return candidates
         candidates |= more
-
-
-def _asked_with_constants(rules: Sequence[Rule]) -> set[str]:
-    """The relations asked for in some body, and only by atoms with a constant argument."""
-    constant: dict[str, bool] = {}
-    for rule in rules:
-        for literal in rule.body:
-            atom = literal.literal if isinstance(literal, Not) else literal
-            if isinstance(atom, Atom):
-                given = any(not set(variables(arg)) for arg in atom.args)
-                constant[atom.relation] = constant.get(atom.relation, True) and given
-    return {relation for relation, given in constant.items() if given}
 
 
 def _calls(rule: Rule, asked: dict[str, tuple[int, ...]]) -> Iterator[tuple[Atom, list]]:
