@@ -98,6 +98,20 @@ FLIP_FOREVER = """
 """
 
 
+# A clock from 1 to 60, one tick a step, in a register (one (time n) at a time): no count of
+# fluents grows, no fluent turns for good, but weighing (time n) by n raises the sum by one
+# every step. Every game lasts 59 steps.
+CLOCK = f"""
+(role p)
+(init (time 1))
+{" ".join(f"(succ {n} {n + 1})" for n in range(1, 60))}
+(legal p wait)
+(<= (next (time ?m)) (true (time ?n)) (succ ?n ?m))
+(<= terminal (true (time 60)))
+(goal p 100)
+"""
+
+
 def invariants_of(text: str):
     game = GdlGame.from_text(text, "ranked.kif")
     return find_invariants(ground(game.rules, "ranked"))
@@ -174,6 +188,14 @@ def test_a_ranking_proves_termination_beyond_the_horizon():
     assert result.termination.status == "proved"
     assert 7 <= result.termination.value <= result.invariant_statistics["steps_at_most_by_ranking"]
     assert not result.complete
+
+
+def test_a_clock_longer_than_the_horizon_is_a_ranking():
+    # weights spanning 59 are needed; with the horizon at 10 only the ranking proves the end
+    ranking = invariants_of(CLOCK).ranking
+    assert (ranking.steps, ranking.longest) == (1, 59)
+    result = verify_game(CLOCK, horizon=10, exhaustive=False)
+    assert (result.termination.status, result.termination.value) == ("proved", 59)
 
 
 def test_layers_without_the_ranking_constraint_give_the_same_answers(monkeypatch):

@@ -31,8 +31,9 @@ from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import Unrolling
 from gamecheck.solvers.sat import holds, negate
 
-MOST_WEIGHT = 16
-"""Weights lie in -MOST_WEIGHT..MOST_WEIGHT."""
+MOST_WEIGHT = 64
+"""Weights lie in -MOST_WEIGHT..MOST_WEIGHT: a step clock of up to 2 x MOST_WEIGHT + 1
+numbers in one register (chineseCheckers' 60 steps) is weighed by its number."""
 ROUNDS = 16
 """Rounds of counterexamples sought from the solver before the search gives up."""
 COUNTEREXAMPLES = 32
