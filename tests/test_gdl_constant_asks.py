@@ -3,8 +3,8 @@ by the reasoner as by the grounder, and the game is the same."""
 
 from gamecheck.gdl.constant_asks import ASKED, guard_constant_asks
 from gamecheck.gdl.parser import parse_rules
-from gamecheck.gdl.reasoner import GDL_RELATIONS, Reasoner
-from gamecheck.gdl.syntax import normal_rules
+from gamecheck.gdl.reasoner import Reasoner
+from gamecheck.gdl.syntax import KEYWORDS, normal_rules
 
 NAMED_CELLS = """
 (role p)
@@ -26,7 +26,7 @@ second: no place is constant in both."""
 
 def guarded_relations(text: str) -> set[str]:
     normal = [piece for rule in parse_rules(text) for piece in normal_rules(rule)]
-    rules = guard_constant_asks(normal, set(GDL_RELATIONS))
+    rules = guard_constant_asks(normal, set(KEYWORDS))
     return {rule.head.relation for rule in rules if rule.head.relation.startswith(ASKED)}
 
 

@@ -27,12 +27,10 @@ from gamecheck.budget import Budget
 from gamecheck.gdl.constant_asks import guard_constant_asks
 from gamecheck.gdl.datalog import Model, Program, Relation, Statistics
 from gamecheck.gdl.dependencies import DependencyGraph
-from gamecheck.gdl.syntax import GdlError, Rule, normal_rules
+from gamecheck.gdl.syntax import KEYWORDS, GdlError, Rule, normal_rules
 from gamecheck.gdl.terms import Term, term_text
 
 STATIC, STATE, MOVE = "static", "state", "move"
-GDL_RELATIONS = ("role", "init", "legal", "next", "terminal", "goal", "base", "input")
-"""The relations GDL defines: read by the players, so derived in full."""
 MAX_STATIC_FACTS = 5_000_000
 """Most facts of the static relations (about 2 GB): past it, TooLarge names the rule."""
 STATE_CACHE_SIZE = 64
@@ -46,7 +44,7 @@ class Reasoner:
 
     def __init__(self, rules: Sequence[Rule], *, budget: Budget | None = None):
         normal = [piece for rule in rules for piece in normal_rules(rule)]
-        normal = guard_constant_asks(normal, exempt=set(GDL_RELATIONS))
+        normal = guard_constant_asks(normal, exempt=set(KEYWORDS))  # read in full by players
         graph = DependencyGraph(normal)
         roles = {rule.head.args[0] for rule in rules if rule.head.relation == "role"}
         self.program = Program(normal, graph.components, {"does": len(roles)})
