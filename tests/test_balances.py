@@ -224,3 +224,30 @@ def test_a_limit_broken_by_the_first_step_alone_is_not_proved():
         assert prover.keeps_limit(one_more, [], Budget()) is False
         fewer = invariants.Limit(tokens, start=0, sign=-1, description="tokens never rise")
         assert prover.keeps_limit(fewer, [], Budget()) is False
+
+
+def test_proofs_asked_case_by_case_on_the_actions_prove_the_same(monkeypatch):
+    # With no time for a query asked whole, every induction query is split into one case
+    # per joint action: the same invariants are proved (the capture balance among them,
+    # worked out by hand above), and each holds where the GDL reasoner goes.
+    game = GdlGame.from_file(SHEETS / "captures.kif")
+    system = ground(game.rules, "captures")
+    whole = find_invariants(system, seed=3)
+    asked = []
+    split = invariants._Induction._satisfiable_by_cases
+
+    def counted(self, assumptions, t, budget, role=0):
+        asked.append(role)
+        return split(self, assumptions, t, budget, role)
+
+    monkeypatch.setattr(invariants._Induction, "_satisfiable_by_cases", counted)
+    monkeypatch.setattr(invariants, "CASE_SECONDS", 0.0)
+    by_cases = find_invariants(system, seed=3)
+    assert len(system.roles) in asked  # some query was asked with every action fixed
+    assert [i.description for i in by_cases.state] == [i.description for i in whole.state]
+    assert [b.description for b in by_cases.balances] == [b.description for b in whole.balances]
+    assert any("(captures white _)" in b.description for b in by_cases.balances)
+    for _, counter, total in _reached_sums(game, system, by_cases.balances):
+        assert total == counter.start, counter.description
+    for _, values in _reached_values(game, system):
+        assert all(value(values, invariant.literal) for invariant in by_cases.state)

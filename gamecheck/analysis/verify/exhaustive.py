@@ -78,7 +78,8 @@ class ExhaustiveVerifier(Verifier):
         self.deepest = self.horizon
         return self._loop(Line(start.steps + loop), start.depth)
 
-    def _shortest(self, condition: int, lower: int = 0) -> Line | None:
+    def _shortest(self, condition: int, lower: int = 0, best: Line | None = None) -> Line | None:
+        """The first state of the breadth-first search that satisfies `condition`."""
         hits = np.flatnonzero(self._row(condition))
         return self.graph.line_to(int(hits[0])) if len(hits) else None
 

@@ -307,14 +307,14 @@ class Verifier:
     def playability(self) -> Answer:
         self.progress("playability")
         condition = self.system.circuit.conj([-self.system.terminal, self.conditions.stuck()])
-        line = self._shortest(condition)
-        if line is None:
+        found = self._refutation(condition, _some_role_stuck)
+        if found is None:
             return Answer(
                 PROVED,
                 detail=f"every role has a legal action in every reachable "
                 f"non-terminal state {self._bound()}",
             )
-        witness = self._checked(line, _some_role_stuck)
+        line, witness = found
         return Answer(
             REFUTED,
             line.depth,
@@ -325,14 +325,14 @@ class Verifier:
     def goal_definedness(self) -> Answer:
         self.progress("goal definedness")
         condition = self.system.circuit.conj([self.system.terminal, self.conditions.bad_goals()])
-        line = self._shortest(condition)
-        if line is None:
+        found = self._refutation(condition, _goals_undefined)
+        if found is None:
             return Answer(
                 PROVED,
                 detail=f"every role has exactly one goal value in 0..100 in "
                 f"every reachable terminal state {self._bound()}",
             )
-        witness = self._checked(line, _goals_undefined)
+        line, witness = found
         return Answer(
             REFUTED,
             line.depth,
@@ -432,32 +432,64 @@ class Verifier:
         last = self.horizon if self.deepest is None else self.deepest
         return range(0, last + 1)
 
-    def _shortest(self, condition: int, lower: int = 0) -> Line | None:
+    def _shortest(
+        self, condition: int, lower: int = 0, best: Line | None = None
+    ) -> Line | None:
         """The shortest line of play to a state satisfying `condition` (none shorter than
-        `lower` steps is asked for), or None. Windows of depths twice as wide each time,
-        from `lower` up, until one holds such a state (short queries are cheap, and most
-        answers are short); then a binary search below the line found."""
-        if self._impossible(condition):
+        `lower` steps is asked for), or None. The shallowest line a random playout plays
+        (or `best`, a line found before) bounds the search from above; below it, windows
+        of depths twice as wide each time, from `lower` up, until one holds such a state
+        (short queries are cheap, and most answers are short); then a binary search below
+        the line found."""
+        best = best or self._playout_line(condition, lower)
+        if best is None and self._impossible(condition):
             return None
         stop, low, width = self._depths().stop, lower, 1
-        best, untried = None, list(INDUCTION_DEPTHS)
-        while best is None:
-            if low >= stop:
+        untried = list(INDUCTION_DEPTHS)
+        while best is None or low < best.depth:
+            high = min(low + width, stop if best is None else best.depth)
+            if low >= high:
                 return None
-            high = min(low + width, stop)
-            best = self._find(condition, range(low, high))
-            if best is None:
-                low, width = high, 2 * width
-                if self._inductive(condition, low, untried):
-                    return None
+            shorter = self.unrolling.find(condition, range(low, high), self.budget)
+            if shorter is not None:
+                best = shorter
+                break
+            low, width = high, 2 * width
+            if best is None and self._inductive(condition, low, untried):
+                return None
         while low < best.depth:  # proved: no such state at a depth below `low`
             middle = (low + best.depth) // 2
-            shorter = self._find(condition, range(low, middle + 1))
+            shorter = self.unrolling.find(condition, range(low, middle + 1), self.budget)
             if shorter is None:
                 low = middle + 1
             else:
                 best = shorter
         return best
+
+    def _refutation(self, condition: int, claim: Callable[[Game, object], bool]):
+        """(line, witness): the shortest line of play to a state satisfying `condition`,
+        checked to end as `claim` says; None if no such state is reachable. A line a random
+        playout plays is checked first and stands if the search for a shorter one runs out
+        of time: it refutes as well as the shortest."""
+        known = self._playout_line(condition)
+        witness = None if known is None else self._checked(known, claim)
+        try:
+            line = self._shortest(condition, best=known)
+        except OutOfBudget:
+            if known is None:
+                raise
+            return known, witness
+        if line is None:
+            return None
+        return line, witness if line is known else self._checked(line, claim)
+
+    def _playout_line(self, condition: int, lower: int = 0) -> Line | None:
+        """The shallowest line a random playout plays to a state satisfying `condition`,
+        not shorter than `lower` steps (None if none does)."""
+        if self.playouts is None:
+            return None
+        depths = range(lower, self._depths().stop)
+        return self.playouts.find(self.system, condition, depths, self.budget)
 
     def _inductive(self, condition: int, searched: int, untried: list[int]) -> bool:
         """Whether k-induction proves that no reachable state satisfies `condition`, for
