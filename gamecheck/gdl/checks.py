@@ -53,6 +53,7 @@ from gamecheck.gdl.syntax import (
     literal_variables,
     normal_rules,
     relation_of,
+    unnegated,
     variables,
 )
 from gamecheck.gdl.terms import Term, term_text
@@ -505,7 +506,7 @@ def _keyword_dependencies(sheet: _Sheet) -> Iterator[Finding]:
         if not forbidden:
             continue
         for literal in normal.body:
-            atom = literal.literal if isinstance(literal, Not) else literal
+            atom = unnegated(literal)
             if not isinstance(atom, Atom):
                 continue
             if atom.relation in forbidden:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from gamecheck.gdl.syntax import Atom, Not, Rule, variables
+from gamecheck.gdl.syntax import Atom, Rule, unnegated, variables
 
 ASKED = "#asked"
 """The guard of relation R is named ASKED(R): no GDL name starts with '#'."""
@@ -60,7 +60,7 @@ def constant_places(rules: Sequence[Rule]) -> dict[str, tuple[int, ...]]:
 
 def _asking_atoms(rule: Rule) -> Iterator[Atom]:
     for literal in rule.body:
-        atom = literal.literal if isinstance(literal, Not) else literal
+        atom = unnegated(literal)
         if isinstance(atom, Atom):
             yield atom
 

@@ -36,7 +36,16 @@ from dataclasses import dataclass
 from gamecheck.budget import Budget
 from gamecheck.errors import GamecheckError
 from gamecheck.gdl.dependencies import rule_strata
-from gamecheck.gdl.syntax import Atom, Distinct, GdlError, Not, Rule, is_ground, variables
+from gamecheck.gdl.syntax import (
+    Atom,
+    Distinct,
+    GdlError,
+    Not,
+    Rule,
+    is_ground,
+    unnegated,
+    variables,
+)
 from gamecheck.gdl.terms import Term, term_text
 
 Args = tuple
@@ -515,7 +524,7 @@ def _expression(term: Term, slot_of: dict[str, int]) -> str:
 
 
 def _literal_variables(literal) -> list[str]:
-    inner = literal.literal if isinstance(literal, Not) else literal
+    inner = unnegated(literal)
     if isinstance(inner, Distinct):
         return [*variables(inner.left), *variables(inner.right)]
     return list(variables(inner.term))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import TypeVar
 
-from gamecheck.gdl.syntax import Atom, Not, Rule, is_variable
+from gamecheck.gdl.syntax import Atom, Not, Rule, is_variable, unnegated
 from gamecheck.gdl.terms import Term
 
 Node = TypeVar("Node", bound=Hashable)
@@ -30,7 +30,7 @@ class DependencyGraph:
             self.edges.setdefault(head, set())
             self.negative.setdefault(head, set())
             for literal in rule.body:
-                atom = literal.literal if isinstance(literal, Not) else literal
+                atom = unnegated(literal)
                 if isinstance(atom, Atom):
                     self.edges[head].add(atom.relation)
                     self.edges.setdefault(atom.relation, set())
@@ -131,7 +131,7 @@ def rule_strata(rules: Sequence[Rule]) -> list[list[Rule]] | None:
         [
             (other, isinstance(literal, Not))
             for literal in rule.body
-            if isinstance(inner := (literal.literal if isinstance(literal, Not) else literal), Atom)
+            if isinstance(inner := unnegated(literal), Atom)
             for other, candidate in enumerate(rules)
             if could_match(inner.term, candidate.head.term)
         ]

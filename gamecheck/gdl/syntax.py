@@ -118,6 +118,11 @@ class Rule:
         return "(<= " + " ".join(literal_text(part) for part in (self.head, *self.body)) + ")"
 
 
+def unnegated(literal: Literal) -> Literal:
+    """The literal inside a `not` (a literal without one, itself)."""
+    return literal.literal if isinstance(literal, Not) else literal
+
+
 def relation_of(term: Term) -> str:
     """The relation (or function) name of an atom or term: its functor, or itself if constant."""
     return term if isinstance(term, str) else term[0]

@@ -432,9 +432,7 @@ class Verifier:
         last = self.horizon if self.deepest is None else self.deepest
         return range(0, last + 1)
 
-    def _shortest(
-        self, condition: int, lower: int = 0, best: Line | None = None
-    ) -> Line | None:
+    def _shortest(self, condition: int, lower: int = 0, best: Line | None = None) -> Line | None:
         """The shortest line of play to a state satisfying `condition` (none shorter than
         `lower` steps is asked for), or None. The shallowest line a random playout plays
         (or `best`, a line found before) bounds the search from above; below it, windows

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from gamecheck.budget import Budget
 from gamecheck.gdl.datalog import ESTIMATE_FACTOR, Model, Program, TooLarge
 from gamecheck.gdl.dependencies import DependencyGraph, strongly_connected_components
-from gamecheck.gdl.syntax import Atom, Distinct, Not, Rule, is_variable, normal_rules
+from gamecheck.gdl.syntax import Atom, Distinct, Not, Rule, is_variable, normal_rules, unnegated
 from gamecheck.gdl.terms import Term, term_text
 from gamecheck.solvers.ground.action_sets import GroundLiteral, shorten_action_disjunctions
 from gamecheck.solvers.ground.circuit import FALSE, Circuit
@@ -305,7 +305,7 @@ def _instance_head(number: int, rule: Rule, static: set[str]) -> Atom:
 def _dynamic_literals(rule: Rule, static: set[str]) -> list[tuple[bool, Atom]]:
     """The rule's literals whose truth changes with the state, each as (positive?, atom)."""
     return [
-        (not isinstance(literal, Not), literal if isinstance(literal, Atom) else literal.literal)
+        (not isinstance(literal, Not), unnegated(literal))
         for literal in rule.body
         if not _is_static_literal(literal, static)
     ]
@@ -352,7 +352,7 @@ def _literal_places(
 
 def _is_static_literal(literal, static: set[str]) -> bool:
     """Whether the literal's truth is settled when the instance is enumerated."""
-    atom = literal.literal if isinstance(literal, Not) else literal
+    atom = unnegated(literal)
     return isinstance(atom, Distinct) or atom.relation in static
 
 
