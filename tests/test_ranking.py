@@ -7,6 +7,7 @@ import pytest
 
 from gamecheck.analysis.verify.pipeline import verify_game
 from gamecheck.models.sheet import GdlGame
+from gamecheck.solvers.ground import potential
 from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.invariants import find_invariants
 
@@ -206,3 +207,12 @@ def test_layers_without_the_ranking_constraint_give_the_same_answers(monkeypatch
         result = verify_game(text, horizon=40, exhaustive=False)
         assert (result.longest_game.status, result.longest_game.value) == ("proved", expected)
         assert result.complete
+
+
+def test_a_potential_too_big_to_encode_is_not_tried(monkeypatch):
+    # By hand: the clock's weights rise along its 60 numbers, so they are 60 distinct
+    # integers, 59 of them nonzero at least, whose absolute values add up to 900 at least
+    # (0, +-1..+-29 and 30): the sum's change has 2 x 59 terms and a total weight of 2 x 900
+    # at least, 212,400 by the size measure. Just below it, no potential is proved.
+    monkeypatch.setattr(potential, "MAX_ENCODING", 212_399)
+    assert invariants_of(CLOCK).ranking is None

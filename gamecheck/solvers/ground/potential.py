@@ -44,6 +44,10 @@ are added, and so on."""
 MORE_SAMPLES = 1024
 MOST_CHANGES = 20_000
 """Distinct sampled changes kept (the first steps of the playouts first)."""
+MAX_ENCODING = 1_000_000
+"""Weights are not proved where their terms times their total weight, a rough size of the
+encoding of the sum's change, exceed this: chineseCheckers4's step clock (0.4M) takes 2 s;
+checkersTorus's weights up to 64 over 244 fluents (12M) took 55 s and 7 GB."""
 WEIGHT_SEARCH_TIME = 1.0
 """Deterministic time (about seconds) CP-SAT may spend on one choice of weights."""
 
@@ -84,7 +88,7 @@ def find_potential(
                 break
             chosen = np.union1d(chosen, _spread(missed, MORE_SAMPLES))
             weights = _weights_raising(changes[chosen], initial, weights, budget)
-        if weights is None:
+        if weights is None or _encoding_size(weights) > MAX_ENCODING:
             return None
         counterexamples = prover.not_raised(weights, budget)
         if not len(counterexamples):
@@ -109,6 +113,12 @@ def _sampled_changes(playouts: Playouts, steps: int) -> np.ndarray:
             break
     joined = b"".join(distinct)
     return np.frombuffer(joined, dtype=np.int8).reshape(len(distinct), width)
+
+
+def _encoding_size(weights: np.ndarray) -> int:
+    """The terms of the sum's change (a rise and a fall per weighed fluent) times their
+    total weight."""
+    return 2 * np.count_nonzero(weights) * 2 * int(np.abs(weights).sum())
 
 
 def _spread(indexes, count: int) -> np.ndarray:
