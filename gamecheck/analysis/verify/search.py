@@ -34,6 +34,7 @@ from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.errors import CrossCheckFailure
 from gamecheck.models.base import Game
 from gamecheck.solvers.ground.circuit import TRUE, Circuit
+from gamecheck.solvers.ground.distance import steps_needed
 from gamecheck.solvers.ground.sampling import Playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import Line, OpenQuery, Unrolling
@@ -42,6 +43,9 @@ INDUCTION_DEPTHS = (1, 2, 4)
 """A search for a state tries k-induction with these k, each once lines of play of k steps
 are searched; it settles "no such state" without unrolling to the end of the game."""
 INDUCTION_SECONDS = 20.0
+DISTANCE_SHARE = 0.25
+"""The share of a question's time that the search for a lower bound on the steps to the
+state it asks for may take (solvers/ground/distance.py)."""
 TEAMS = " teams"
 """The teams question's key among the questions (no role can have this name)."""
 
@@ -91,6 +95,8 @@ class Verifier:
         """The goal vectors found so far, each with its line of play (kept between rounds)."""
         self._outcome_query: OpenQuery | None = None
         self._outcome_excluded: set[tuple] = set()
+        self._steps_needed: dict[int, int] = {}
+        """Condition -> no state satisfying it is reachable in fewer steps (proved)."""
 
     def run(self) -> Verification:
         """Every answer; each question first gets an equal share of the time left, then
@@ -442,6 +448,10 @@ class Verifier:
         best = best or self._playout_line(condition, lower)
         if best is None and self._impossible(condition):
             return None
+        if best is None or best.depth > lower + 1:
+            lower = self._needed(condition, lower, best)
+        if best is not None and best.depth <= lower:
+            return best
         stop, low, width = self._depths().stop, lower, 1
         untried = list(INDUCTION_DEPTHS)
         while best is None or low < best.depth:
@@ -480,6 +490,22 @@ class Verifier:
         if line is None:
             return None
         return line, witness if line is known else self._checked(line, claim)
+
+    def _needed(self, condition: int, lower: int, best: Line | None) -> int:
+        """The fewest steps to a state satisfying `condition`: `lower`, or more where a
+        weighted sum of fluents proves it (solvers/ground/distance.py) in DISTANCE_SHARE of
+        the question's time; up to the depth of `best`, a line found."""
+        known = condition in self._steps_needed
+        if not known and self.states is not None and self.playouts is not None:
+            part = self.budget.part(share=DISTANCE_SHARE)
+            most = None if best is None else best.depth
+            try:
+                found = steps_needed(self.states, self.playouts, condition, lower, part, most=most)
+            except OutOfBudget:
+                self.budget.check()  # only the bound's share ran out
+                return lower
+            self._steps_needed[condition] = found or 0
+        return max(lower, self._steps_needed.get(condition, 0))
 
     def _playout_line(self, condition: int, lower: int = 0) -> Line | None:
         """The shallowest line a random playout plays to a state satisfying `condition`,

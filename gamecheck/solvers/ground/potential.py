@@ -72,13 +72,13 @@ def find_potential(
     """A potential over `steps` steps proved on `unrolling` (a free start) from states that
     satisfy the `proved` circuit literals, or None if the search finds none. OutOfBudget if
     the budget ends first."""
-    changes = _sampled_changes(playouts, steps)
+    changes = sampled_changes(playouts, steps)
     if not len(changes) or not changes.any(axis=1).all():
         return None  # a sampled line of play changed nothing: no sum can rise across it
     prover = _Prover(system, unrolling, proved, steps)
     initial = np.zeros(len(system.fluents), dtype=bool)
     initial[sorted(system.initial)] = True
-    chosen = _spread(len(changes), FIRST_SAMPLES)
+    chosen = spread(len(changes), FIRST_SAMPLES)
     weights = np.zeros(len(system.fluents), dtype=np.int64)
     for _ in range(ROUNDS):
         weights = _weights_raising(changes[chosen], initial, weights, budget)
@@ -86,9 +86,9 @@ def find_potential(
             missed = np.flatnonzero(changes @ weights < 1)
             if not len(missed):
                 break
-            chosen = np.union1d(chosen, _spread(missed, MORE_SAMPLES))
+            chosen = np.union1d(chosen, spread(missed, MORE_SAMPLES))
             weights = _weights_raising(changes[chosen], initial, weights, budget)
-        if weights is None or _encoding_size(weights) > MAX_ENCODING:
+        if weights is None or encoding_size(weights) > MAX_ENCODING:
             return None
         counterexamples = prover.not_raised(weights, budget)
         if not len(counterexamples):
@@ -98,7 +98,7 @@ def find_potential(
     return None
 
 
-def _sampled_changes(playouts: Playouts, steps: int) -> np.ndarray:
+def sampled_changes(playouts: Playouts, steps: int) -> np.ndarray:
     """The distinct changes (after minus before, one row each; about MOST_CHANGES at most)
     over `steps` steps of the playouts that start in a state from which the playout went on
     that far."""
@@ -115,13 +115,13 @@ def _sampled_changes(playouts: Playouts, steps: int) -> np.ndarray:
     return np.frombuffer(joined, dtype=np.int8).reshape(len(distinct), width)
 
 
-def _encoding_size(weights: np.ndarray) -> int:
+def encoding_size(weights: np.ndarray) -> int:
     """The terms of the sum's change (a rise and a fall per weighed fluent) times their
     total weight."""
     return 2 * np.count_nonzero(weights) * 2 * int(np.abs(weights).sum())
 
 
-def _spread(indexes, count: int) -> np.ndarray:
+def spread(indexes, count: int) -> np.ndarray:
     """At most `count` of the indexes (an int or an array), spread evenly."""
     indexes = np.arange(indexes) if isinstance(indexes, int) else np.asarray(indexes)
     if len(indexes) <= count:

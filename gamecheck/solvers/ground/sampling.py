@@ -243,6 +243,15 @@ class Playouts:
                 )
         return lines
 
+    def final_states(
+        self, system: TransitionSystem, condition: int, budget: Budget | None = None
+    ) -> np.ndarray:
+        """The distinct states the playouts ended in that satisfy `condition` (a circuit
+        literal over fluents), one row each; OutOfBudget if the budget ends first."""
+        finals = np.unique(self.states[self.lengths, np.arange(len(self.lengths))], axis=0)
+        row = self.compiled(system, [condition], budget).node_row(system, finals, condition)
+        return finals[row]
+
     def compiled(
         self, system: TransitionSystem, roots: list[int] | None = None, budget: Budget | None = None
     ) -> BatchCircuit:
