@@ -43,9 +43,12 @@ INDUCTION_DEPTHS = (1, 2, 4)
 """A search for a state tries k-induction with these k, each once lines of play of k steps
 are searched; it settles "no such state" without unrolling to the end of the game."""
 INDUCTION_SECONDS = 20.0
-DISTANCE_SHARE = 0.25
-"""The share of a question's time that the search for a lower bound on the steps to the
-state it asks for may take (solvers/ground/distance.py)."""
+DISTANCE_SHARE = 0.2
+DISTANCE_SECONDS = 5.0
+"""The share of a question's time, and the most seconds, that the search for a lower bound
+on the steps to the state it asks for may take (solvers/ground/distance.py): where it
+finds none (most games: a step counter or a ranking tells the depth already, or the state
+is more than a count), the time is lost to the question."""
 TEAMS = " teams"
 """The teams question's key among the questions (no role can have this name)."""
 
@@ -443,15 +446,12 @@ class Verifier:
         `lower` steps is asked for), or None. The shallowest line a random playout plays
         (or `best`, a line found before) bounds the search from above; below it, windows
         of depths twice as wide each time, from `lower` up, until one holds such a state
-        (short queries are cheap, and most answers are short); then a binary search below
-        the line found."""
+        (short queries are cheap, and most answers are short), the first window followed
+        by a lower bound from a weighted sum of fluents that steps lower slowly
+        (`_needed`); then a binary search below the line found."""
         best = best or self._playout_line(condition, lower)
         if best is None and self._impossible(condition):
             return None
-        if best is None or best.depth > lower + 1:
-            lower = self._needed(condition, lower, best)
-        if best is not None and best.depth <= lower:
-            return best
         stop, low, width = self._depths().stop, lower, 1
         untried = list(INDUCTION_DEPTHS)
         while best is None or low < best.depth:
@@ -462,7 +462,7 @@ class Verifier:
             if shorter is not None:
                 best = shorter
                 break
-            low, width = high, 2 * width
+            low, width = self._needed(condition, high, best), 2 * width
             if best is None and self._inductive(condition, low, untried):
                 return None
         while low < best.depth:  # proved: no such state at a depth below `low`
@@ -497,7 +497,8 @@ class Verifier:
         the question's time; up to the depth of `best`, a line found."""
         known = condition in self._steps_needed
         if not known and self.states is not None and self.playouts is not None:
-            part = self.budget.part(share=DISTANCE_SHARE)
+            share = self.budget.remaining() * DISTANCE_SHARE
+            part = self.budget.part(min(share, DISTANCE_SECONDS))
             most = None if best is None else best.depth
             try:
                 found = steps_needed(self.states, self.playouts, condition, lower, part, most=most)
