@@ -492,19 +492,19 @@ class Verifier:
         return line, witness if line is known else self._checked(line, claim)
 
     def _needed(self, condition: int, lower: int, best: Line | None) -> int:
-        """The fewest steps to a state satisfying `condition`: `lower`, or more where a
-        weighted sum of fluents proves it (solvers/ground/distance.py) in DISTANCE_SHARE of
-        the question's time; up to the depth of `best`, a line found."""
-        known = condition in self._steps_needed
-        if not known and self.states is not None and self.playouts is not None:
+        """`lower`, or more where a weighted sum of fluents proves that no state satisfying
+        `condition` is reachable sooner (solvers/ground/distance.py): sought once per
+        condition, in DISTANCE_SHARE of the question's time, no further than `best`."""
+        asked = condition in self._steps_needed
+        if not asked and self.states is not None and self.playouts is not None:
             share = self.budget.remaining() * DISTANCE_SHARE
             part = self.budget.part(min(share, DISTANCE_SECONDS))
             most = None if best is None else best.depth
             try:
                 found = steps_needed(self.states, self.playouts, condition, lower, part, most=most)
             except OutOfBudget:
-                self.budget.check()  # only the bound's share ran out
-                return lower
+                self.budget.check()  # only the bound's share ran out: not asked again
+                found = None
             self._steps_needed[condition] = found or 0
         return max(lower, self._steps_needed.get(condition, 0))
 
