@@ -75,6 +75,7 @@ def test_a_board_filled_two_cells_a_step_takes_three_steps():
     assert steps_needed(states, playouts, system.terminal, 0, Budget(60)) == 3
 
 
-def test_verify_settles_the_shortest_game_from_the_bound():
+def test_verify_finds_the_earliest_win_at_the_bound():
     result = verify_game(FILL_SIX, horizon=20, exhaustive=False)
-    assert (result.shortest_game.status, result.shortest_game.value) == ("proved", 3)
+    win = result.earliest_win["a"]  # every end is a win of both roles
+    assert (win.status, win.value) == ("found", 3)

@@ -44,7 +44,7 @@ INDUCTION_DEPTHS = (1, 2, 4)
 are searched; it settles "no such state" without unrolling to the end of the game."""
 INDUCTION_SECONDS = 20.0
 DISTANCE_SHARE = 0.2
-DISTANCE_SECONDS = 5.0
+DISTANCE_SECONDS = 1.0
 """The share of a question's time, and the most seconds, that the search for a lower bound
 on the steps to the state it asks for may take (solvers/ground/distance.py): where it
 finds none (most games: a step counter or a ranking tells the depth already, or the state
@@ -372,7 +372,7 @@ class Verifier:
         if win is None:
             return Answer(NONE, detail=f"the rules never give {name} {WIN}")
         condition = self.system.circuit.conj([self.system.terminal, win])
-        line = self._shortest(condition, lower=self.shortest_depth)
+        line = self._shortest(condition, lower=self.shortest_depth, counted=True)
         if line is None:
             return Answer(
                 NONE, detail=f"no reachable terminal state gives {name} {WIN} {self._bound()}"
@@ -441,14 +441,16 @@ class Verifier:
         last = self.horizon if self.deepest is None else self.deepest
         return range(0, last + 1)
 
-    def _shortest(self, condition: int, lower: int = 0, best: Line | None = None) -> Line | None:
+    def _shortest(
+        self, condition: int, lower: int = 0, best: Line | None = None, *, counted: bool = False
+    ) -> Line | None:
         """The shortest line of play to a state satisfying `condition` (none shorter than
         `lower` steps is asked for), or None. The shallowest line a random playout plays
         (or `best`, a line found before) bounds the search from above; below it, windows
         of depths twice as wide each time, from `lower` up, until one holds such a state
-        (short queries are cheap, and most answers are short), the first window followed
-        by a lower bound from a weighted sum of fluents that steps lower slowly
-        (`_needed`); then a binary search below the line found."""
+        (short queries are cheap, and most answers are short), the first window followed,
+        if `counted`, by a lower bound from a weighted sum of fluents that steps lower
+        slowly (`_needed`); then a binary search below the line found."""
         best = best or self._playout_line(condition, lower)
         if best is None and self._impossible(condition):
             return None
@@ -462,7 +464,7 @@ class Verifier:
             if shorter is not None:
                 best = shorter
                 break
-            low, width = self._needed(condition, high, best), 2 * width
+            low, width = self._needed(condition, high, best) if counted else high, 2 * width
             if best is None and self._inductive(condition, low, untried):
                 return None
         while low < best.depth:  # proved: no such state at a depth below `low`

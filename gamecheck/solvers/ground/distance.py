@@ -27,7 +27,6 @@ from gamecheck.solvers.ground.potential import (
     MAX_ENCODING,
     MORE_SAMPLES,
     MOST_WEIGHT,
-    ROUNDS,
     WEIGHT_SEARCH_TIME,
     encoding_size,
     sampled_changes,
@@ -37,6 +36,10 @@ from gamecheck.solvers.ground.sampling import Playouts
 from gamecheck.solvers.ground.unroll import Unrolling
 from gamecheck.solvers.sat import holds, negate
 
+ROUNDS = 4
+"""Rounds of counterexamples before the search gives up: the bounds found are simple counts
+(marks, pieces, blank cells), settled in a round or two; others (pentago's end: any five in
+a row, or a full board) did not settle in 40 rounds of 256 counterexamples."""
 FALL = 12
 """The most a step may lower the sum: a multiple of 1, 2, 3 and 4, so that a sum lowered by
 one of that many equal parts a step has integer weights."""
