@@ -78,8 +78,11 @@ class ExhaustiveVerifier(Verifier):
         self.deepest = self.horizon
         return self._loop(Line(start.steps + loop), start.depth)
 
-    def _shortest(self, condition: int, lower: int = 0, best: Line | None = None) -> Line | None:
-        """The first state of the breadth-first search that satisfies `condition`."""
+    def _shortest(
+        self, condition: int, lower: int = 0, best: Line | None = None, *, counted: bool = False
+    ) -> Line | None:
+        """The first state of the breadth-first search that satisfies `condition` (no other
+        line is shorter: `best` and `counted` have nothing to add)."""
         hits = np.flatnonzero(self._row(condition))
         return self.graph.line_to(int(hits[0])) if len(hits) else None
 
