@@ -38,8 +38,8 @@ from gamecheck.solvers.sat import holds, negate
 
 ROUNDS = 4
 """Rounds of counterexamples before the search gives up: the bounds found are simple counts
-(marks, pieces, blank cells), settled in a round or two; others (pentago's end: any five in
-a row, or a full board) did not settle in 40 rounds of 256 counterexamples."""
+(marks, blank cells), settled in a few rounds; pentago's end (five in a row of either
+colour, or a full board) had not settled after 20 rounds of 256 counterexamples (60 s)."""
 FALL = 12
 """The most a step may lower the sum: a multiple of 1, 2, 3 and 4, so that a sum lowered by
 one of that many equal parts a step has integer weights."""
