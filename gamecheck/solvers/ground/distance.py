@@ -18,16 +18,17 @@ the condition above the known ones. What they find joins the samples until none 
 from __future__ import annotations
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from gamecheck.budget import Budget
 from gamecheck.solvers.ground.potential import (
     COUNTEREXAMPLES,
     FIRST_SAMPLES,
+    FOUND,
     MAX_ENCODING,
     MORE_SAMPLES,
     MOST_WEIGHT,
-    WEIGHT_SEARCH_TIME,
+    ChangeProver,
+    WeightModel,
     encoding_size,
     sampled_changes,
     spread,
@@ -65,12 +66,13 @@ def steps_needed(
     targets = playouts.final_states(system, condition, budget).astype(np.int8)
     targets = targets[spread(len(targets), FIRST_SAMPLES)]
     chosen = spread(len(changes), FIRST_SAMPLES)
-    prover = _Prover(states, condition)
+    step_prover = ChangeProver(system, states, (), 1)
+    target_prover = _TargetProver(states, condition)
     cap = FALL * (most if most is not None else len(playouts.states))
     weights, highest = np.zeros(len(initial), dtype=np.int64), -1  # first: any target at all
     for _ in range(ROUNDS):
-        steep = prover.steep_steps(weights, budget)
-        high = prover.high_targets(weights, highest, budget)
+        steep = step_prover.changes_at_most(weights, -FALL - 1, budget)
+        high = target_prover.high_targets(weights, highest, budget)
         if not len(steep) and not len(high):
             bound = -(-(int(initial @ weights) - highest) // FALL)
             return bound if bound > above else None
@@ -98,93 +100,53 @@ def _weights(changes, targets, initial: np.ndarray, cap: int, budget: Budget):
     can be up to `cap` (the total weight the least among those); None if CP-SAT finds none
     in time."""
     budget.check()
-    model = cp_model.CpModel()
-    moving = np.flatnonzero(changes.any(axis=0) | (targets != initial).any(axis=0))
-    rising = [model.new_int_var(0, MOST_WEIGHT, "") for _ in moving]
-    falling = [model.new_int_var(0, MOST_WEIGHT, "") for _ in moving]
-
-    def weighed_sum(row: np.ndarray):
-        where = np.flatnonzero(row[moving])
-        signs = [int(row[moving[i]]) for i in where]
-        terms = [rising[i] for i in where] + [falling[i] for i in where]
-        return cp_model.LinearExpr.weighted_sum(terms, signs + [-s for s in signs])
-
+    found = WeightModel(np.flatnonzero(changes.any(axis=0) | (targets != initial).any(axis=0)))
+    model, weighed_sum = found.model, found.weighed_sum
     for change in changes:
         model.add(weighed_sum(change) >= -FALL)
-    span = 2 * MOST_WEIGHT * len(moving)
+    span = 2 * MOST_WEIGHT * len(found.moving)
     highest = model.new_int_var(-span, span, "")
     for target in targets:
         model.add(weighed_sum(target) <= highest)
     gap = model.new_int_var(-2 * span, cap, "")
     model.add(gap <= weighed_sum(initial) - highest)
-    total = sum(rising) + sum(falling)
+    total = sum(found.rising) + sum(found.falling)
     model.maximize((2 * span + 1) * gap - total)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1  # deterministic: the same weights every run
-    solver.parameters.max_deterministic_time = WEIGHT_SEARCH_TIME
-    solver.parameters.catch_sigint_signal = False
-    with budget.stopping(solver.stop_search):
-        status = solver.solve(model)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if found.solve(budget) not in FOUND:
         budget.check()
         return None
-    weights = np.zeros(len(initial), dtype=np.int64)
-    for i, f in enumerate(moving):
-        weights[f] = solver.value(rising[i]) - solver.value(falling[i])
-    return weights, int(solver.value(highest))
+    return found.weights(len(initial)), int(found.solver.value(highest))
 
 
-class _Prover:
-    """Single steps, and single states of the condition, from any state that satisfies the
-    proved invariants of a free-start unrolling."""
+class _TargetProver:
+    """States of the condition, from any state that satisfies the proved invariants of a
+    free-start unrolling."""
 
     def __init__(self, states: Unrolling, condition: int):
         self.states = states
-        self.step = [states.alive(1)]
         self.target = [states.alive(0), states.literal(condition, 0)]
-        nodes = states.system.fluent_nodes
-        self.holding = [states.literal(node, 0) for node in nodes]
-        self.rises = [states.turned(node, 1, rising=True) for node in nodes]
-        self.falls = [states.turned(node, 1, rising=False) for node in nodes]
-
-    def steep_steps(self, weights: np.ndarray, budget: Budget) -> np.ndarray:
-        """Changes of the fluents (one row each) by steps that lower the sum by more than
-        FALL: none (no rows) proves that no step does."""
-        weighed = np.flatnonzero(weights)
-        terms = [(int(weights[f]), self.rises[f]) for f in weighed]
-        terms += [(-int(weights[f]), self.falls[f]) for f in weighed]
-        lowest = -sum(abs(w) for w, _ in terms)
-        found = self._models(terms, lowest, -FALL - 1, self.step, budget)
-        pairs = list(zip(self.rises, self.falls, strict=True))
-        rows = [[holds(r, model) - holds(f, model) for r, f in pairs] for model in found]
-        return np.array(rows, dtype=np.int8).reshape(len(found), len(pairs))
+        self.holding = [states.literal(node, 0) for node in states.system.fluent_nodes]
 
     def high_targets(self, weights: np.ndarray, most: int, budget: Budget) -> np.ndarray:
-        """States (one row each) that satisfy the condition with a sum above `most`: none
-        proves that no state does."""
+        """States (one row each, at most COUNTEREXAMPLES) that satisfy the condition with a
+        sum above `most`, each with other values of the weighed fluents: none proves that no
+        state does."""
+        states = self.states
         terms = [(int(weights[f]), self.holding[f]) for f in np.flatnonzero(weights)]
         highest = sum(abs(w) for w, _ in terms)
-        found = self._models(terms, most + 1, max(highest, most + 1), self.target, budget)
-        rows = [[holds(literal, m) for literal in self.holding] for m in found]
-        return np.array(rows, dtype=np.int8).reshape(len(found), len(self.holding))
-
-    def _models(self, terms, low: int, high: int, known: list, budget: Budget) -> list:
-        """Up to COUNTEREXAMPLES models of `known` with low <= the weighed sum of the
-        `terms` <= high, each with other values of the weighed literals."""
-        states = self.states
         query = states.new_variable()
-        states.add_linear(terms, low, high, condition=query)
+        states.add_linear(terms, most + 1, max(highest, most + 1), condition=query)
         found = []
         try:
             while len(found) < COUNTEREXAMPLES:
-                model = states.satisfiable([*known, query], budget)
+                model = states.satisfiable([*self.target, query], budget)
                 if model is False:
                     break
-                found.append(model)
+                found.append([holds(literal, model) for literal in self.holding])
                 if not terms:
                     break  # nothing weighed: any one will do
                 seen = [lit if holds(lit, model) else negate(lit) for _, lit in terms]
                 states.add_clause([-query, *(negate(lit) for lit in seen)])  # a new one
         finally:
             states.add_clause([-query])
-        return found
+        return np.array(found, dtype=np.int8).reshape(len(found), len(self.holding))

@@ -50,6 +50,8 @@ encoding of the sum's change, exceed this: chineseCheckers4's step clock (0.4M) 
 checkersTorus's weights up to 64 over 244 fluents (12M) took 55 s and 7 GB."""
 WEIGHT_SEARCH_TIME = 1.0
 """Deterministic time (about seconds) CP-SAT may spend on one choice of weights."""
+FOUND = (cp_model.OPTIMAL, cp_model.FEASIBLE)
+"""The CP-SAT statuses with weights."""
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,7 @@ def find_potential(
     changes = sampled_changes(playouts, steps)
     if not len(changes) or not changes.any(axis=1).all():
         return None  # a sampled line of play changed nothing: no sum can rise across it
-    prover = _Prover(system, unrolling, proved, steps)
+    prover = ChangeProver(system, unrolling, proved, steps)
     initial = np.zeros(len(system.fluents), dtype=bool)
     initial[sorted(system.initial)] = True
     chosen = spread(len(changes), FIRST_SAMPLES)
@@ -90,7 +92,7 @@ def find_potential(
             weights = _weights_raising(changes[chosen], initial, weights, budget)
         if weights is None or encoding_size(weights) > MAX_ENCODING:
             return None
-        counterexamples = prover.not_raised(weights, budget)
+        counterexamples = prover.changes_at_most(weights, 0, budget)  # not raised
         if not len(counterexamples):
             return Potential({int(f): int(weights[f]) for f in np.flatnonzero(weights)}, steps)
         chosen = np.append(chosen, len(changes) + np.arange(len(counterexamples)))
@@ -129,42 +131,65 @@ def spread(indexes, count: int) -> np.ndarray:
     return indexes[np.linspace(0, len(indexes) - 1, count).astype(int)]
 
 
+class WeightModel:
+    """A CP-SAT model of integer weights in -MOST_WEIGHT..MOST_WEIGHT for the `moving`
+    fluents, each a rising minus a falling variable; solved deterministically (one worker,
+    WEIGHT_SEARCH_TIME)."""
+
+    def __init__(self, moving: np.ndarray):
+        self.model = cp_model.CpModel()
+        self.moving = moving
+        self.rising = [self.model.new_int_var(0, MOST_WEIGHT, "") for _ in moving]
+        self.falling = [self.model.new_int_var(0, MOST_WEIGHT, "") for _ in moving]
+        self.solver = cp_model.CpSolver()
+        self.solver.parameters.num_workers = 1  # deterministic: the same weights every run
+        self.solver.parameters.max_deterministic_time = WEIGHT_SEARCH_TIME
+        self.solver.parameters.catch_sigint_signal = False
+
+    def weighed_sum(self, row: np.ndarray):
+        """The weighted sum of a row of values, one per fluent (all fluents)."""
+        where = np.flatnonzero(row[self.moving])
+        signs = [int(row[self.moving[i]]) for i in where]
+        terms = [self.rising[i] for i in where] + [self.falling[i] for i in where]
+        return cp_model.LinearExpr.weighted_sum(terms, signs + [-s for s in signs])
+
+    def solve(self, budget: Budget):
+        """The solver's status (weights found if in FOUND), the search stopped at the end
+        of the budget."""
+        with budget.stopping(self.solver.stop_search):
+            return self.solver.solve(self.model)
+
+    def weights(self, width: int) -> np.ndarray:
+        """The weights found, one per fluent of `width` (0 where not moving)."""
+        weights = np.zeros(width, dtype=np.int64)
+        for i, f in enumerate(self.moving):
+            weights[f] = self.solver.value(self.rising[i]) - self.solver.value(self.falling[i])
+        return weights
+
+
 def _weights_raising(changes: np.ndarray, initial: np.ndarray, hint: np.ndarray, budget: Budget):
     """Integer weights (an array, one per fluent) under which every change raises the sum
     by one at least, the span between the initial state's sum and the largest the least
     (the search starts from the weights `hint`); None if there are none within MOST_WEIGHT
     or none is found in WEIGHT_SEARCH_TIME."""
     budget.check()
-    model = cp_model.CpModel()
-    moving = np.flatnonzero(changes.any(axis=0))
-    rising = [model.new_int_var(0, MOST_WEIGHT, "") for _ in moving]
-    falling = [model.new_int_var(0, MOST_WEIGHT, "") for _ in moving]
-    for change in changes[:, moving]:
-        where = np.flatnonzero(change)
-        signs = [int(change[i]) for i in where]
-        raised = [rising[i] for i in where] + [falling[i] for i in where]
-        model.add(cp_model.LinearExpr.weighted_sum(raised, signs + [-s for s in signs]) >= 1)
-    for i, f in enumerate(moving):
+    found = WeightModel(np.flatnonzero(changes.any(axis=0)))
+    model, rising, falling = found.model, found.rising, found.falling
+    for change in changes:
+        model.add(found.weighed_sum(change) >= 1)
+    for i, f in enumerate(found.moving):
         model.add_hint(rising[i], max(int(hint[f]), 0))
         model.add_hint(falling[i], max(-int(hint[f]), 0))
     # the largest sum is at most the rising weights'; the initial sum is known
-    model.minimize(sum(falling[i] if initial[f] else rising[i] for i, f in enumerate(moving)))
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1  # deterministic: the same weights every run
-    solver.parameters.max_deterministic_time = WEIGHT_SEARCH_TIME
-    solver.parameters.catch_sigint_signal = False
-    with budget.stopping(solver.stop_search):
-        status = solver.solve(model)
-        if status == cp_model.UNKNOWN:  # no weights yet: any will do
-            model.clear_objective()
-            status = solver.solve(model)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    model.minimize(sum(falling[i] if initial[f] else rising[i] for i, f in enumerate(found.moving)))
+    status = found.solve(budget)
+    if status == cp_model.UNKNOWN:  # no weights yet: any will do
+        model.clear_objective()
+        status = found.solve(budget)
+    if status not in FOUND:
         budget.check()
         return None  # infeasible, or no weights found in the time given
-    weights = np.zeros(changes.shape[1], dtype=np.int64)
-    for i, f in enumerate(moving):
-        weights[f] = solver.value(rising[i]) - solver.value(falling[i])
-    return weights
+    return found.weights(changes.shape[1])
 
 
 def line_under_invariants(unrolling: Unrolling, proved: Sequence[int], layers: int) -> list:
@@ -174,8 +199,9 @@ def line_under_invariants(unrolling: Unrolling, proved: Sequence[int], layers: i
     return known + [unrolling.literal(lit, t) for lit in proved for t in range(layers + 1)]
 
 
-class _Prover:
-    """Lines of `steps` steps from an arbitrary state that satisfies the proved invariants."""
+class ChangeProver:
+    """Lines of `steps` steps from an arbitrary state that satisfies the proved invariants,
+    and the change of the fluents along them."""
 
     def __init__(self, system, unrolling: Unrolling, proved: Sequence[int], steps: int):
         self.unrolling = unrolling
@@ -185,15 +211,15 @@ class _Prover:
             self.rises.append(unrolling.turned(node, steps, rising=True))
             self.falls.append(unrolling.turned(node, steps, rising=False))
 
-    def not_raised(self, weights: np.ndarray, budget: Budget) -> np.ndarray:
+    def changes_at_most(self, weights: np.ndarray, most: int, budget: Budget) -> np.ndarray:
         """Changes of the fluents (one row each, at most COUNTEREXAMPLES) along lines that
-        do not raise the weighted sum: none (no rows) proves the potential. The sum's change
-        is written over the fluents that change."""
+        change the weighted sum by `most` at most: none (no rows) proves that every line
+        changes it by more. The sum's change is written over the fluents that change."""
         unrolling, rises, falls = self.unrolling, self.rises, self.falls
         terms = [(int(weights[f]), rises[f]) for f in np.flatnonzero(weights)]
         terms += [(-int(weights[f]), falls[f]) for f in np.flatnonzero(weights)]
         query = unrolling.new_variable()
-        unrolling.add_linear(terms, -2 * sum(abs(w) for w, _ in terms), 0, condition=query)
+        unrolling.add_linear(terms, -2 * sum(abs(w) for w, _ in terms), most, condition=query)
         found = []
         try:
             while len(found) < COUNTEREXAMPLES:
