@@ -408,6 +408,11 @@ def _build(
         next=tuple(output(("next", fluent)) for fluent in fluents),
         terminal=output("terminal"),
         goals=goals,
+        derived={
+            atom: literal
+            for atom, literal in literal_of.items()
+            if _relation(atom) not in ("true", "does")
+        },
     )
 
 

@@ -24,6 +24,8 @@ arguments first and hand them to the solver as constraints on every layer:
   every layer would only slow the solver down);
 * where there is no counter, a ranking (solvers/ground/ranking.py): fluents that turn only
   one way, one of which every step turns, so that every game ends within a bound.
+* functional dependencies among derived atoms (functional.py): a running count has one
+  value whatever the state, proved before the rest, on the inputs of one layer.
 
 Candidates are the guesses that every sampled state satisfies (solvers/ground/sampling.py). The
 proof is Houdini's induction: assume all remaining state candidates in an arbitrary state,
@@ -57,6 +59,7 @@ from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.gdl.terms import Term, term_text
 from gamecheck.solvers.ground.balances import balance_combinations
 from gamecheck.solvers.ground.circuit import value
+from gamecheck.solvers.ground.functional import Functional, find_functional
 from gamecheck.solvers.ground.ranking import Ranking, find_ranking
 from gamecheck.solvers.ground.sampling import Playouts, random_playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
@@ -117,6 +120,8 @@ more is tried again once every other family that fits in a batch has had its tur
 STATE_SHARE = 0.6
 """The share of the time that proving the state candidates may take: the rest is left for
 the counters and the ranking, which alone can bound the length of every game."""
+FUNCTIONAL_SHARE = 0.2
+"""The share of the time that proving functional dependencies (functional.py) may take."""
 EXCLUSION_SECONDS = 20.0
 """Time for proving exclusions between the fluents of large relations; if it runs out,
 they are left out (what is proved stands without them)."""
@@ -203,6 +208,8 @@ class Invariants:
     balances: list[Counter] = field(default_factory=list)
     """Counters with rate 0: they hold in every reachable state, whatever its depth."""
     limits: list[Limit] = field(default_factory=list)
+    functional: list[Functional] = field(default_factory=list)
+    """Groups of derived atoms of which at most one holds in any state (functional.py)."""
 
 
 @dataclass(frozen=True)
@@ -256,9 +263,13 @@ def find_invariants(
     balances: list[Counter] = []
     limits: list[Limit] = []
     ranking = None
+    functional: list[Functional] = []
     proofs: dict[str, int] = {}
     try:
-        values = playouts.compiled(system, budget=budget).node_values(system, samples)
+        compiled = playouts.compiled(system, budget=budget)
+        part = budget.part(share=FUNCTIONAL_SHARE)
+        functional = find_functional(system, compiled, part, sat_solver)
+        values = compiled.node_values(system, samples)
         candidates = _state_candidates(system, groups, occupied, values, budget)
         exclusions = _exclusions(system, values, budget)
         with CnfUnrolling(system, free_start=True, sat_solver=sat_solver) as unrolling:
@@ -304,13 +315,14 @@ def find_invariants(
         "counters": len(counters),
         "balances": len(balances),
         "limits": len(limits),
+        "functional": len(functional),
         "samples": len(samples),
         "seconds": round(time.monotonic() - start, 3),
         **proofs,
     }
     if ranking is not None:
         statistics["steps_at_most_by_ranking"] = ranking.longest
-    return Invariants(state, counters, ranking, statistics, balances, limits)
+    return Invariants(state, counters, ranking, statistics, balances, limits, functional)
 
 
 # -- candidates ----------------------------------------------------------------------------

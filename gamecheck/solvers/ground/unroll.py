@@ -322,6 +322,9 @@ class Unrolling(ABC):
                 self.add_clause([negate(alive), self.literal(invariant.literal, t)])
             for balance in self.invariants.balances:
                 self.add_balance(balance, t, alive)
+            for functional in self.invariants.functional:  # true whatever the inputs
+                terms = [(1, self.literal(literal, t)) for literal in functional.literals]
+                self.add_linear(terms, int(functional.total), 1)
             if self.free_start:
                 continue  # a counter needs the depth, which a free start does not know
             self._depth_constraints(t, t, alive, exact=True)
