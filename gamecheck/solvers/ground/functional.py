@@ -8,9 +8,11 @@ one value: asked whether both roles can win at once, a SAT solver searched for m
 dependency says it once, as a constraint on every layer of every unrolling:
 
 * candidates are the ground atoms of one relation that agree on all but one or two argument
-  positions (the values of one count, the goal values of one role);
+  positions (the values of one count, the goal values of one role), among those the goals
+  and `terminal` depend on (the questions about the end of the game need them; the moves'
+  relations, many more, seldom have any);
 * random inputs (fluents and actions true at densities from 2% to 98%) rule out most, and
-  a group of which they make fewer than two atoms true is not tried (no evidence);
+  a group whose atoms they make true too seldom to tell is not tried;
 * the rest are proved in the circuit's order, each by SAT over one layer of free inputs
   under the dependencies proved before it (two values of the count at one cell need two at
   the cell before); a model that breaks the candidate asked about rules out every other
@@ -36,10 +38,16 @@ from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
 POSITIONS_VARIED = 2
 """Candidates vary one argument position, or two (othello's count of black and red pieces
 at a cell)."""
+MOVES = ("legal", "next")
+"""Relations not tried: a role's legal moves, or a cell's next values, exclude each other
+in the states that are reached (invariants.py), seldom whatever the inputs."""
 MAX_ATOMS = 200_000
 """Derived atoms looked at (in the circuit's order): a bigger circuit's first ones only."""
 SAMPLE_WORDS = 16
 """Random input assignments, in words of 64."""
+MIN_EXPECTED = 5.0
+"""A group is a candidate only if, were its atoms independent, the samples would show two
+of them true together this many times on average: never seeing it then means something."""
 CALL_SECONDS = 0.5
 """A candidate whose proof takes longer is left out."""
 
@@ -67,7 +75,7 @@ def find_functional(
         candidates = [
             (group, bool((count >= 1).all()))
             for group, count in zip(groups, counts, strict=True)
-            if (count <= 1).all() and sum(rows[literal].any() for literal in group) > 1
+            if (count <= 1).all() and _expected_pairs(rows, group) >= MIN_EXPECTED
         ]
         with CnfUnrolling(system, free_start=True, sat_solver=sat_solver) as unrolling:
             unrolling.budget = budget
@@ -78,13 +86,18 @@ def find_functional(
 
 def _candidate_groups(system: TransitionSystem, budget: Budget) -> list[tuple[int, ...]]:
     """Distinct sets (two or more, none constant) of the literals of the derived atoms that
-    agree on all but POSITIONS_VARIED argument positions or fewer, in the circuit's order."""
+    agree on all but POSITIONS_VARIED argument positions or fewer, in the circuit's order,
+    among the atoms the goals and `terminal` depend on, but of MOVES."""
+    goals = [literal for values in system.goals for literal in values.values()]
+    wanted = system.circuit.cone([system.terminal, *goals])
     atoms = sorted(system.derived.items(), key=lambda item: abs(item[1]))[:MAX_ATOMS]
     groups: dict[tuple, set[int]] = {}
     for number, (atom, literal) in enumerate(atoms):
         if number % 4096 == 0:
             budget.check()
-        if isinstance(atom, str) or abs(literal) == 1:
+        if isinstance(atom, str) or atom[0] in MOVES:
+            continue
+        if abs(literal) == 1 or abs(literal) not in wanted:
             continue
         arguments = atom[1:]
         for varied in range(1, min(POSITIONS_VARIED, len(arguments)) + 1):
@@ -114,6 +127,14 @@ def _random_rows(system: TransitionSystem, circuit: BatchCircuit, groups) -> dic
     return dict(zip(literals, rows, strict=True))
 
 
+def _expected_pairs(rows: dict[int, np.ndarray], group: tuple[int, ...]) -> float:
+    """In how many samples two literals of the group would hold together, were they
+    independent with the frequencies sampled."""
+    frequencies = np.array([rows[literal].mean() for literal in group])
+    width = len(rows[group[0]])
+    return width * (frequencies.sum() ** 2 - (frequencies**2).sum()) / 2
+
+
 class _Prover:
     """Candidates proved one at a time on one free layer, each proved one a constraint of
     the layer from then on; a model rules out every candidate it breaks."""
@@ -132,6 +153,7 @@ class _Prover:
         self.total = np.array([total for _, total in candidates], dtype=bool)
 
     def prove(self, budget: Budget) -> list[Functional]:
+        """The candidates proved before the budget ends, in their order."""
         proved = []
         try:
             for index, (group, _) in enumerate(self.candidates):
@@ -149,10 +171,7 @@ class _Prover:
         none); a model found rules out the candidates it breaks."""
         terms = self._terms(index)
         switch = self.unrolling.new_variable()
-        if broken:
-            self.unrolling.add_linear(terms, broken, len(terms), condition=switch)
-        else:
-            self.unrolling.add_linear(terms, 0, 0, condition=switch)
+        self.unrolling.add_linear(terms, broken, len(terms) if broken else 0, condition=switch)
         try:
             model = self.unrolling.satisfiable([switch], budget.part(CALL_SECONDS))
         except OutOfBudget:
@@ -171,7 +190,7 @@ class _Prover:
         """Close the candidates (and drop the totalness) that the model breaks."""
         true = np.zeros(max(model, default=0) + 2, dtype=bool)
         true[0] = True
-        true[[v for v in model if v > 0]] = True
+        true[np.fromiter(model, dtype=np.int64, count=len(model))] = True
         variable = np.minimum(self.variable, len(true) - 1)
         held = true[variable] ^ self.negated
         count = np.bincount(self.owner, weights=held, minlength=len(self.open))

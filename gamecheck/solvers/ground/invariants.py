@@ -209,7 +209,8 @@ class Invariants:
     """Counters with rate 0: they hold in every reachable state, whatever its depth."""
     limits: list[Limit] = field(default_factory=list)
     functional: list[Functional] = field(default_factory=list)
-    """Groups of derived atoms of which at most one holds in any state (functional.py)."""
+    """Groups of derived atoms of which at most one holds in any state (functional.py):
+    free-start unrollings constrain each layer with them."""
 
 
 @dataclass(frozen=True)
