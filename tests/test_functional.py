@@ -13,7 +13,7 @@ from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.functional import find_functional
 from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.invariants import Invariants
-from gamecheck.solvers.ground.sampling import BatchCircuit
+from gamecheck.solvers.ground.sampling import random_playouts
 from gamecheck.solvers.ground.unroll import make_unrolling
 
 # Two roles mark the cells of a row of four in turn. (count ?y ?r ?n): role r holds n of
@@ -50,7 +50,7 @@ ROW_COUNT = """
 @pytest.fixture(scope="module")
 def row_count():
     system = ground(GdlGame.from_text(ROW_COUNT, "row_count.kif").rules, "row_count")
-    found = find_functional(system, BatchCircuit(system), Budget(60))
+    found = find_functional(system, random_playouts(system, 16, max_steps=10), Budget(60))
     return system, found
 
 

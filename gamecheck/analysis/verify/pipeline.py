@@ -18,6 +18,7 @@ from gamecheck.analysis.verify.search import Verifier
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.gdl.datalog import TooLarge
 from gamecheck.solvers.ground.explore import StateGraph, TooManyStates, explore, worth_listing
+from gamecheck.solvers.ground.functional import find_functional
 from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.invariants import PLAYOUTS, Invariants, find_invariants
 from gamecheck.solvers.ground.sampling import random_playouts
@@ -29,8 +30,10 @@ LASTING_PLAYOUTS = 256
 PLAYOUT_SHARE = 0.1
 EXHAUSTIVE_SHARE = 0.15
 INVARIANT_SHARE = 0.3
-"""The shares of the time left that random playouts, the exhaustive search, then invariants
-may take."""
+FUNCTIONAL_SHARE = 0.15
+"""The shares of the time left that random playouts, the exhaustive search, invariants, then
+functional dependencies may take (the last after the invariants: blokbox_simple's ranking
+needs all of their share)."""
 
 
 def verify_game(
@@ -87,10 +90,13 @@ def verify_game(
             sat_solver=sat_solver,
             budget=budget.part(share=INVARIANT_SHARE),
         )
+        part = budget.part(share=FUNCTIONAL_SHARE)
+        found.functional = find_functional(system, playouts, part, sat_solver)
+        found.statistics["functional"] = len(found.functional)
     unrolling = make_unrolling(system, backend, sat_solver=sat_solver, record=export)
     unrolling.use_invariants(found)
     states = None
-    if found.state or found.counters or found.ranking or found.balances:
+    if found.state or found.counters or found.ranking or found.balances or found.functional:
         states = make_unrolling(system, backend, sat_solver=sat_solver, free_start=True)
         states.use_invariants(found)
     settings = {"horizon": horizon, "budget": budget, "progress": progress, "playouts": playouts}

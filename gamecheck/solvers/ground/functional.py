@@ -1,11 +1,12 @@
-"""Functional dependencies: groups of derived atoms of which at most one holds, whatever
-the inputs (a relation that is a function of some of its arguments).
+"""Functional dependencies: groups of derived atoms of which at most one holds in any state
+(a relation that is a function of some of its arguments).
 
 Real sheets count with recursive relations: reversi's (pieceCount ?x ?y ?colour ?n) carries
 a running count across the board, and the goals compare the two totals. The circuit spells
 each count out as an OR over the ways to reach it, and nothing in it says that a count has
 one value: asked whether both roles can win at once, a SAT solver searched for minutes. A
-dependency says it once, as a constraint on every layer of every unrolling:
+dependency says it once, as a constraint on every layer of a free-start unrolling (the
+states that questions about the end of the game are asked of):
 
 * candidates are the ground atoms of one relation that agree on all but one or two argument
   positions (the values of one count, the goal values of one role), among those the goals
@@ -13,14 +14,14 @@ dependency says it once, as a constraint on every layer of every unrolling:
   relations, many more, seldom have any);
 * random inputs (fluents and actions true at densities from 2% to 98%) rule out most, and
   a group whose atoms they make true too seldom to tell is not tried;
-* the rest are proved in the circuit's order, each by SAT over one layer of free inputs
+* the rest are proved in the circuit's order, each by SAT over one layer of a free start
   under the dependencies proved before it (two values of the count at one cell need two at
   the cell before); a model that breaks the candidate asked about rules out every other
   candidate it breaks too.
 
-A dependency holds for every assignment of the inputs, reachable or not, so it needs no
-induction. A group that always holds one of its atoms (a total function) is proved so the
-same way.
+A dependency holds in every state, reachable or not, whatever actions legal in it are
+done (as in every layer of an unrolling), so it needs no induction. A group that always
+holds one of its atoms (a total function) is proved so the same way.
 """
 
 from __future__ import annotations
@@ -31,7 +32,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from gamecheck.budget import Budget, OutOfBudget
-from gamecheck.solvers.ground.sampling import BatchCircuit, packed_literal_rows, unpack
+from gamecheck.solvers.ground.sampling import (
+    BatchCircuit,
+    Playouts,
+    packed_literal_rows,
+    unpack,
+)
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
 
@@ -40,7 +46,7 @@ POSITIONS_VARIED = 2
 at a cell)."""
 MOVES = ("legal", "next")
 """Relations not tried: a role's legal moves, or a cell's next values, exclude each other
-in the states that are reached (invariants.py), seldom whatever the inputs."""
+in the states that are reached (invariants.py), seldom in every state."""
 MAX_ATOMS = 200_000
 """Derived atoms looked at (in the circuit's order): a bigger circuit's first ones only."""
 SAMPLE_WORDS = 16
@@ -49,12 +55,14 @@ MIN_EXPECTED = 5.0
 """A group is a candidate only if, were its atoms independent, the samples would show two
 of them true together this many times on average: never seeing it then means something."""
 CALL_SECONDS = 0.5
-"""A candidate whose proof takes longer is left out."""
+"""A candidate whose proof takes longer is tried again once the others have been (reversi's
+two winners excluding each other take 5 s)."""
 
 
 @dataclass(frozen=True)
 class Functional:
-    """At most one of `literals` holds (exactly one, if `total`) whatever the inputs."""
+    """At most one of `literals` holds (exactly one, if `total`) in any state, whatever
+    legal actions are done."""
 
     literals: tuple[int, ...]
     total: bool
@@ -62,15 +70,15 @@ class Functional:
 
 def find_functional(
     system: TransitionSystem,
-    circuit: BatchCircuit,
+    playouts: Playouts,
     budget: Budget,
     sat_solver: str | None = None,
 ) -> list[Functional]:
     """The dependencies among the system's derived atoms that the budget lets us prove
-    (`circuit` is the system's whole circuit, compiled)."""
+    (the playouts' compiled circuit is reused)."""
     try:
         groups = _candidate_groups(system, budget)
-        rows = _random_rows(system, circuit, groups)
+        rows = _random_rows(system, playouts.compiled(system, budget=budget), groups)
         counts = [sum(rows[literal] for literal in group) for group in groups]
         candidates = [
             (group, bool((count >= 1).all()))
@@ -153,36 +161,47 @@ class _Prover:
         self.total = np.array([total for _, total in candidates], dtype=bool)
 
     def prove(self, budget: Budget) -> list[Functional]:
-        """The candidates proved before the budget ends, in their order."""
-        proved = []
+        """The candidates proved before the budget ends: in their order, CALL_SECONDS
+        each, then those that took longer again, with all the time left each."""
+        proved: list[Functional] = []
+        slow: list[int] = []
         try:
-            for index, (group, _) in enumerate(self.candidates):
-                if not self.open[index] or not self._holds(index, 2, budget):
-                    continue
-                total = bool(self.total[index]) and self._holds(index, 0, budget)
-                self.unrolling.add_linear(self._terms(index), int(total), 1)
-                proved.append(Functional(group, total))
+            for index in range(len(self.candidates)):
+                self._prove(index, budget.part(CALL_SECONDS), budget, proved, slow)
+            for index in slow:  # still open unless a model since broke it
+                self._prove(index, budget, budget, proved, [])
         except OutOfBudget:
             pass  # what was proved stands
         return proved
 
+    def _prove(self, index: int, call: Budget, budget: Budget, proved: list, slow: list):
+        """Prove candidate `index` (SAT calls within `call`), adding it to `proved`, or to
+        `slow` if the call ran out first."""
+        if not self.open[index]:
+            return
+        try:
+            if self._holds(index, 2, call):
+                total = bool(self.total[index]) and self._holds(index, 0, call)
+                self.unrolling.add_linear(self._terms(index), int(total), 1)
+                proved.append(Functional(self.candidates[index][0], total))
+        except OutOfBudget:
+            budget.check()  # only the call's share ran out
+            slow.append(index)
+
     def _holds(self, index: int, broken: int, budget: Budget) -> bool:
-        """Whether no inputs make `broken` literals of the group true (2: at least two, 0:
-        none); a model found rules out the candidates it breaks."""
+        """Whether no state (with legal actions) makes `broken` literals of the group
+        true (2: at least two, 0: none); a model found rules out the candidates it breaks.
+        OutOfBudget if the budget ends first."""
         terms = self._terms(index)
         switch = self.unrolling.new_variable()
         self.unrolling.add_linear(terms, broken, len(terms) if broken else 0, condition=switch)
         try:
-            model = self.unrolling.satisfiable([switch], budget.part(CALL_SECONDS))
-        except OutOfBudget:
-            budget.check()  # only the call's share ran out: the candidate is left out
-            model = None
+            model = self.unrolling.satisfiable([switch], budget)
         finally:
             self.unrolling.add_clause([-switch])
         if model is False:
             return True
-        if model is not None:
-            self._rule_out(model)
+        self._rule_out(model)
         self.open[index] = False
         return False
 

@@ -25,7 +25,8 @@ arguments first and hand them to the solver as constraints on every layer:
 * where there is no counter, a ranking (solvers/ground/ranking.py): fluents that turn only
   one way, one of which every step turns, so that every game ends within a bound.
 * functional dependencies among derived atoms (functional.py): a running count has one
-  value whatever the state, proved before the rest, on the inputs of one layer.
+  value in any state, proved on one layer of a free start (the verify pipeline asks for
+  them after the rest, in a share of its own).
 
 Candidates are the guesses that every sampled state satisfies (solvers/ground/sampling.py). The
 proof is Houdini's induction: assume all remaining state candidates in an arbitrary state,
@@ -59,7 +60,7 @@ from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.gdl.terms import Term, term_text
 from gamecheck.solvers.ground.balances import balance_combinations
 from gamecheck.solvers.ground.circuit import value
-from gamecheck.solvers.ground.functional import Functional, find_functional
+from gamecheck.solvers.ground.functional import Functional
 from gamecheck.solvers.ground.ranking import Ranking, find_ranking
 from gamecheck.solvers.ground.sampling import Playouts, random_playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
@@ -120,8 +121,6 @@ more is tried again once every other family that fits in a batch has had its tur
 STATE_SHARE = 0.6
 """The share of the time that proving the state candidates may take: the rest is left for
 the counters and the ranking, which alone can bound the length of every game."""
-FUNCTIONAL_SHARE = 0.2
-"""The share of the time that proving functional dependencies (functional.py) may take."""
 EXCLUSION_SECONDS = 20.0
 """Time for proving exclusions between the fluents of large relations; if it runs out,
 they are left out (what is proved stands without them)."""
@@ -264,13 +263,9 @@ def find_invariants(
     balances: list[Counter] = []
     limits: list[Limit] = []
     ranking = None
-    functional: list[Functional] = []
     proofs: dict[str, int] = {}
     try:
-        compiled = playouts.compiled(system, budget=budget)
-        part = budget.part(share=FUNCTIONAL_SHARE)
-        functional = find_functional(system, compiled, part, sat_solver)
-        values = compiled.node_values(system, samples)
+        values = playouts.compiled(system, budget=budget).node_values(system, samples)
         candidates = _state_candidates(system, groups, occupied, values, budget)
         exclusions = _exclusions(system, values, budget)
         with CnfUnrolling(system, free_start=True, sat_solver=sat_solver) as unrolling:
@@ -316,14 +311,13 @@ def find_invariants(
         "counters": len(counters),
         "balances": len(balances),
         "limits": len(limits),
-        "functional": len(functional),
         "samples": len(samples),
         "seconds": round(time.monotonic() - start, 3),
         **proofs,
     }
     if ranking is not None:
         statistics["steps_at_most_by_ranking"] = ranking.longest
-    return Invariants(state, counters, ranking, statistics, balances, limits, functional)
+    return Invariants(state, counters, ranking, statistics, balances, limits)
 
 
 # -- candidates ----------------------------------------------------------------------------
