@@ -39,7 +39,7 @@ class TransitionSystem:
     """Per role: goal value (an int, or the term as written if it is not one) -> literal."""
     statistics: dict[str, int] = field(default_factory=dict)
     derived: dict[Term, int] = field(default_factory=dict, repr=False)
-    """The literal of every ground derived atom the outputs depend on (exclusions.py)."""
+    """The literal of every ground derived atom the outputs depend on (functional.py)."""
 
     def __post_init__(self) -> None:
         self.fluent_index = {fluent: i for i, fluent in enumerate(self.fluents)}
