@@ -35,6 +35,7 @@ from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.solvers.ground.sampling import (
     BatchCircuit,
     Playouts,
+    pack,
     packed_literal_rows,
     unpack,
 )
@@ -128,7 +129,7 @@ def _random_rows(system: TransitionSystem, circuit: BatchCircuit, groups) -> dic
     density = np.linspace(0.02, 0.98, width)
     bits = rng.random((len(inputs), width)) < density
     values = np.zeros((circuit.size, SAMPLE_WORDS), dtype=np.uint64)
-    values[inputs] = np.packbits(bits, axis=1, bitorder="little").view(np.uint64)
+    values[inputs] = pack(bits)
     circuit.evaluate(values)
     literals = sorted({literal for group in groups for literal in group})
     rows = unpack(packed_literal_rows(values, literals), width).astype(np.int16)
@@ -167,26 +168,24 @@ class _Prover:
         slow: list[int] = []
         try:
             for index in range(len(self.candidates)):
-                self._prove(index, budget.part(CALL_SECONDS), budget, proved, slow)
+                try:
+                    self._prove(index, budget.part(CALL_SECONDS), proved)
+                except OutOfBudget:
+                    budget.check()  # only the call's share ran out
+                    slow.append(index)
             for index in slow:  # still open unless a model since broke it
-                self._prove(index, budget, budget, proved, [])
+                self._prove(index, budget, proved)
         except OutOfBudget:
             pass  # what was proved stands
         return proved
 
-    def _prove(self, index: int, call: Budget, budget: Budget, proved: list, slow: list):
-        """Prove candidate `index` (SAT calls within `call`), adding it to `proved`, or to
-        `slow` if the call ran out first."""
-        if not self.open[index]:
-            return
-        try:
-            if self._holds(index, 2, call):
-                total = bool(self.total[index]) and self._holds(index, 0, call)
-                self.unrolling.add_linear(self._terms(index), int(total), 1)
-                proved.append(Functional(self.candidates[index][0], total))
-        except OutOfBudget:
-            budget.check()  # only the call's share ran out
-            slow.append(index)
+    def _prove(self, index: int, budget: Budget, proved: list[Functional]) -> None:
+        """Add candidate `index` to `proved` if it is open and holds (OutOfBudget if the
+        budget ends first)."""
+        if self.open[index] and self._holds(index, 2, budget):
+            total = bool(self.total[index]) and self._holds(index, 0, budget)
+            self.unrolling.add_linear(self._terms(index), int(total), 1)
+            proved.append(Functional(self.candidates[index][0], total))
 
     def _holds(self, index: int, broken: int, budget: Budget) -> bool:
         """Whether no state (with legal actions) makes `broken` literals of the group
