@@ -101,14 +101,15 @@ FLIP_FOREVER = """
 
 # A clock from 1 to 60, one tick a step, in a register (one (time n) at a time): no count of
 # fluents grows, no fluent turns for good, but weighing (time n) by n raises the sum by one
-# every step. Every game lasts 59 steps.
+# every step. Every game lasts 59 steps. Its hours are written 1h..60h, which do not read as
+# numbers: a register of numbers would be a step counter (test_register_counters.py).
 CLOCK = f"""
 (role p)
-(init (time 1))
-{" ".join(f"(succ {n} {n + 1})" for n in range(1, 60))}
+(init (time 1h))
+{" ".join(f"(succ {n}h {n + 1}h)" for n in range(1, 60))}
 (legal p wait)
 (<= (next (time ?m)) (true (time ?n)) (succ ?n ?m))
-(<= terminal (true (time 60)))
+(<= terminal (true (time 60h)))
 (goal p 100)
 """
 

@@ -168,7 +168,7 @@ def test_tictacchess_report_shows_answers_within_the_horizon(tiny_report):
     verification = pd.read_csv(tiny_report / "tictacchess" / "verification.csv")
     statuses = dict(zip(verification["question"], verification["status"], strict=True))
     assert statuses == {
-        "termination": "unknown",  # the step counter ends it at 30, past the horizon
+        "termination": "proved",  # (step n) from 1, (step 31) ends it: 30, past the horizon
         "longest game": "unknown",
         "shortest game": "none",
         "playability": "proved",
@@ -177,6 +177,9 @@ def test_tictacchess_report_shows_answers_within_the_horizon(tiny_report):
         "earliest win yellow": "none",
         "earliest win blue": "none",
     }
+    assert (
+        dict(zip(verification["question"], verification["value"], strict=True))["termination"] == 30
+    )
     figures = pd.read_csv(tiny_report / "tictacchess" / "solver_figures.csv")
     assert set(figures["backend"]) == {"cnf", "cpsat"}
 

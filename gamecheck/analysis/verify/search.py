@@ -43,6 +43,9 @@ INDUCTION_DEPTHS = (1, 2, 4)
 """A search for a state tries k-induction with these k, each once lines of play of k steps
 are searched; it settles "no such state" without unrolling to the end of the game."""
 INDUCTION_SECONDS = 20.0
+WINDOW_SHARE = 0.5
+"""The share of a question's time left that a search over several depths at once may take
+(`Verifier._shortest`)."""
 DISTANCE_SHARE = 0.2
 DISTANCE_SECONDS = 1.0
 """The share of a question's time, and the most seconds, that the search for a lower bound
@@ -99,7 +102,12 @@ class Verifier:
         self._outcome_query: OpenQuery | None = None
         self._outcome_excluded: set[tuple] = set()
         self._steps_needed: dict[int, int] = {}
-        """Condition -> no state satisfying it is reachable in fewer steps (proved)."""
+        """Condition -> no state satisfying it is reachable in fewer steps (proved by a
+        weighted sum, solvers/ground/distance.py)."""
+        self._none_before: dict[int, int] = {}
+        """Condition -> no state satisfying it is reachable in fewer steps (proved by the
+        searches so far: a search asked again, in the next round or by another question,
+        goes on from there)."""
 
     def run(self) -> Verification:
         """Every answer; each question first gets an equal share of the time left, then
@@ -266,13 +274,17 @@ class Verifier:
     def _counted_bound(self, condition: int) -> int | None:
         """The least depth h from which on no state the invariants allow satisfies
         `condition`, where the counters or the ranking tell a state's depth (h may lie
-        beyond the horizon, up to the ranking's bound); None if there are none or they
-        bound nothing that deep."""
+        beyond the horizon, up to the deepest state they allow); None if there are none or
+        they bound nothing that deep."""
         invariants = self.states.invariants if self.states is not None else None
         if invariants is None or not (invariants.counters or invariants.ranking):
             return None
         ranking = invariants.ranking
-        deepest = max(self.horizon, ranking.longest if ranking is not None else 0)
+        deepest = max(
+            self.horizon,
+            ranking.longest if ranking is not None else 0,
+            *(counter.most_steps for counter in invariants.counters),
+        )
         if self._possible(condition, deepest + 1):
             return None
         low, high = 0, deepest + 1  # possible from low on, impossible from high on
@@ -372,7 +384,8 @@ class Verifier:
         if win is None:
             return Answer(NONE, detail=f"the rules never give {name} {WIN}")
         condition = self.system.circuit.conj([self.system.terminal, win])
-        line = self._shortest(condition, lower=self.shortest_depth, counted=True)
+        lower = max(self.shortest_depth, self._none_before.get(self.system.terminal, 0))
+        line = self._shortest(condition, lower=lower, counted=True)
         if line is None:
             return Answer(
                 NONE, detail=f"no reachable terminal state gives {name} {WIN} {self._bound()}"
@@ -445,36 +458,57 @@ class Verifier:
         self, condition: int, lower: int = 0, best: Line | None = None, *, counted: bool = False
     ) -> Line | None:
         """The shortest line of play to a state satisfying `condition` (none shorter than
-        `lower` steps is asked for), or None. The shallowest line a random playout plays
-        (or `best`, a line found before) bounds the search from above; below it, windows
-        of depths twice as wide each time, from `lower` up, until one holds such a state
-        (short queries are cheap, and most answers are short), the first window followed,
-        if `counted`, by a lower bound from a weighted sum of fluents that steps lower
-        slowly (`_needed`); then a binary search below the line found."""
+        `lower` steps is asked for, nor than an earlier search of it proved), or None. The
+        shallowest line a random playout plays (or `best`, a line found before) bounds the
+        search from above; below it, windows of depths twice as wide each time, from
+        `lower` up, until one holds such a state (short queries are cheap, and most answers
+        are short), the first window followed, if `counted`, by a lower bound from a
+        weighted sum of fluents that steps lower slowly (`_needed`); then a binary search
+        below the line found. A window wider than one depth gets WINDOW_SHARE of the time
+        left: if that runs out, the windows start again one depth wide, and no wider than
+        half of it (the deepest depth of a window is often far harder than the rest)."""
         best = best or self._playout_line(condition, lower)
         if best is None and self._impossible(condition):
             return None
-        stop, low, width = self._depths().stop, lower, 1
+        stop = self._depths().stop
+        width, widest = 1, stop
+        low = self._none_until(condition, lower)
         untried = list(INDUCTION_DEPTHS)
         while best is None or low < best.depth:
             high = min(low + width, stop if best is None else best.depth)
             if low >= high:
                 return None
-            shorter = self.unrolling.find(condition, range(low, high), self.budget)
+            part = self.budget.part(share=WINDOW_SHARE) if high - low > 1 else self.budget
+            try:
+                shorter = self.unrolling.find(condition, range(low, high), part)
+            except OutOfBudget:
+                self.budget.check()  # only the window's share ran out
+                width, widest = 1, max(1, (high - low) // 2)
+                continue
             if shorter is not None:
                 best = shorter
                 break
-            low, width = self._needed(condition, high, best) if counted else high, 2 * width
+            low = self._none_until(condition, high)
+            if counted:
+                low = self._none_until(condition, self._needed(condition, high, best))
+            width = min(2 * width, widest)
             if best is None and self._inductive(condition, low, untried):
                 return None
         while low < best.depth:  # proved: no such state at a depth below `low`
             middle = (low + best.depth) // 2
             shorter = self.unrolling.find(condition, range(low, middle + 1), self.budget)
             if shorter is None:
-                low = middle + 1
+                low = self._none_until(condition, middle + 1)
             else:
                 best = shorter
         return best
+
+    def _none_until(self, condition: int, depth: int) -> int:
+        """The most steps before which no state satisfying `condition` is reachable, as
+        proved so far, once `depth` (proved too) is recorded."""
+        depth = max(depth, self._none_before.get(condition, 0))
+        self._none_before[condition] = depth
+        return depth
 
     def _refutation(self, condition: int, claim: Callable[[Game, object], bool]):
         """(line, witness): the shortest line of play to a state satisfying `condition`,

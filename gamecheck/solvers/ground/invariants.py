@@ -12,16 +12,19 @@ arguments first and hand them to the solver as constraints on every layer:
   here needs the cubes under it), and no two roles' goal values that never occur together;
 * counters: a weighted count of true fluents (or occupied groups) that grows by exactly
   one every step, e.g. the filled cells of a sudoku or 3 x marks + selections in 3D
-  tic-tac-toe, so at layer t it equals its initial value plus t;
+  tic-tac-toe, so at layer t it equals its initial value plus t; and clocks, registers
+  whose number every step raises (or lowers) by one, e.g. `(step 12)`, proved over the
+  numbers from the initial one to the first that no state can step on from (the end of
+  the game), so that no state lies deeper;
 * balances: a weighted count that no step changes, e.g. black stones - white stones - (white
   to move) in gomoku (balances.py). A count may weigh a register, a group that holds one
   number in every state, by its number: in checkers, black's capture count + red's pieces
   = 12, which says that a capture count of 12 leaves red no piece to take, so the count
   never runs past the numbers the rules define;
-* where there is no counter, limits: a count that steps move one way only, by at most one,
-  e.g. the blank cells of a puzzle (a step fills one cell or none), so at layer t it is
-  within t of its initial value (a counter tells the depth already, and the limits' sums at
-  every layer would only slow the solver down);
+* where no count is a counter, limits: a count that steps move one way only, by at most
+  one, e.g. the blank cells of a puzzle (a step fills one cell or none), so at layer t it
+  is within t of its initial value (a counter tells the depth already, and the limits' sums
+  at every layer would only slow the solver down; a clock does not tell the count);
 * where there is no counter, a ranking (solvers/ground/ranking.py): fluents that turn only
   one way, one of which every step turns, so that every game ends within a bound.
 * functional dependencies among derived atoms (functional.py): a running count has one
@@ -175,6 +178,14 @@ class Counter:
         return [(weight, literal) for weight, literals in self.features for literal in literals]
 
     @property
+    def most_steps(self) -> int:
+        """How deep into a game a state can be by the counter: its largest sum (a register
+        holds one number) less its start."""
+        weights = [weight for weight, _ in self.terms]
+        one = self.register == len(weights)
+        return (max(weights) if one else sum(w for w in weights if w > 0)) - self.start
+
+    @property
     def encoding_size(self) -> int:
         """Its terms times their total weight: a rough size of its sum's encoding."""
         terms = self.terms
@@ -280,16 +291,23 @@ def find_invariants(
             changes = _feature_changes(system, playouts, registers + features, budget)
             counted = changes and changes.dropping(len(registers))
             singles, pairs = _counter_candidates(counted, features, budget)
+            clocks = [
+                counter
+                for register, *way in _step_registers(changes, registers, values, state)
+                if (counter := prover.step_counter(register, *way, state, budget))
+            ]
+            state += [held for clock in clocks for held in clock.holding]
             counters = next(
                 ([counter] for counter in singles if prover.counts_steps(counter, state, budget)),
                 [],
             )
             counters += [pair for pair in pairs if prover.counts_steps(pair, state, budget)]
-            limits = [
+            limits = [  # a clock tells the depth, but not how far a count can have moved
                 limit
                 for limit in (_limit_candidates(counted, features) if not counters else [])
                 if prover.keeps_limit(limit, state, budget)
             ]
+            counters = clocks + counters
             for balance in _balance_candidates(changes, registers + features, budget):
                 if balance.encoding_size > MAX_BALANCE_ENCODING:
                     continue
@@ -674,6 +692,23 @@ def _counter_candidates(
     )
 
 
+def _step_registers(changes: _Changes | None, registers, values, state) -> list[tuple]:
+    """Registers whose number every sampled step raises by one (a step counter) or lowers
+    by one (a countdown), where the proved invariants say that at most one number holds:
+    (register, +1 or -1, its initial number, the farthest number the samples reach)."""
+    if changes is None:
+        return []
+    exclusive = {invariant.exclusive for invariant in state}
+    found = []
+    for j, register in enumerate(registers):
+        delta = changes.deltas[j]
+        if delta[0] in (1, -1) and (delta == delta[0]).all() and register.fluents in exclusive:
+            sign = int(delta[0])
+            reached = [sign * number for number, lit in register.terms if values[lit].any()]
+            found.append((register, sign, changes.counts[j], sign * max(reached)))
+    return found
+
+
 def _limit_candidates(changes: _Changes | None, features) -> list[Limit]:
     """Features that every sampled step moved by 0 or 1 one way, some by 1 (not every one:
     that is a counter), the MAX_LIMITS with the most room to move (to 0, or to all of
@@ -888,26 +923,80 @@ class _Induction:
         self, counter: Counter, state: Iterable[StateInvariant], budget: Budget
     ) -> bool:
         """Whether every step changes the counter's features in one of its sampled ways
-        (each adds the counter's rate), by k-induction (`_k_induction`)."""
+        (each adds the counter's rate), or, for a register's count (no ways: weighed by
+        its numbers), adds the rate to its sum, by k-induction (`_k_induction`)."""
+        if not counter.steps:
+            return self._keeps(counter, state, budget, INDUCTION_DEPTHS, self._number_skipped)
         for k in INDUCTION_DEPTHS:
-            proved = self._k_induction(lambda t: self._unsampled(counter, t), state, budget, k)
+            proved = self._k_induction(partial(self._unsampled, counter), state, budget, k)
             if proved is not None:
                 return proved
         return False
 
+    def step_counter(
+        self, register: _Feature, sign: int, first: int, farthest: int, state, budget: Budget
+    ) -> Counter | None:
+        """The register as a counter of the steps (its numbers weighed by `sign`), if
+        proved by `counts_steps`: over its numbers from `first` on, its way, up to the
+        first from `farthest` on that no state the proved invariants allow can step on
+        from (a step counter's last number ends the game; the rules may count further).
+        One of those numbers holds in every reachable state."""
+        unrolling = self.unrolling
+        moving = [unrolling.alive(1)]  # a step from layer 0, a state the invariants allow
+        moving += [unrolling.literal(invariant.literal, 0) for invariant in state]
+        terms = []
+        for number, literal in sorted(register.terms, key=lambda term: sign * term[0]):
+            if sign * number < sign * first:
+                continue
+            terms.append((sign * number, literal))
+            if sign * number < sign * farthest:
+                continue
+            there = unrolling.literal(literal, 0)
+            if unrolling.satisfiable([*moving, there], budget) is False:
+                break
+        last = sign * terms[-1][0]
+        numbers = sorted((first, last))
+        text = f"{register.description} between {numbers[0]} and {numbers[1]}"
+        counter = Counter(
+            features=tuple((weight, (literal,)) for weight, literal in terms),
+            start=sign * first,
+            steps=(),
+            description=f"{register.description} {'grows' if sign > 0 else 'falls'} by one "
+            "every step",
+            holding=(
+                StateInvariant(
+                    self.system.circuit.disj(literal for _, literal in terms),
+                    text,
+                    register.holding.family,
+                ),
+            ),
+            register=len(terms),
+        )
+        return counter if self.counts_steps(counter, state, budget) else None
+
     def keeps_balance(
         self, balance: Counter, state: Iterable[StateInvariant], budget: Budget
     ) -> bool:
-        """Whether no step changes the balance's sum (nor breaks what it is `holding`), by
-        k-induction (`_k_induction`), the balance assumed before the step checked."""
-        for k in BALANCE_DEPTHS:
+        """Whether no step changes the balance's sum (nor breaks what it is `holding`)."""
+        return self._keeps(balance, state, budget, BALANCE_DEPTHS, self._unbalanced)
+
+    def _keeps(self, counter: Counter, state, budget: Budget, depths, broken) -> bool:
+        """Whether no step is `broken` for the counter (a function of the counter and t),
+        by k-induction (`_k_induction`) for the k of `depths`, what the counter is holding
+        (and a balance's sum) assumed before the step checked."""
+        initial = self._initial_state()
+        for held in counter.holding:
+            outside = negate(self.unrolling.literal(held.literal, 0))
+            if self.unrolling.satisfiable([*initial, outside], budget) is not False:
+                return False
+        for k in depths:
             kept = self.unrolling.new_variable()
             for t in range(k + 1):
-                self.unrolling.add_balance(balance, t, kept)
-                for held in balance.holding:
+                if not counter.rate:
+                    self.unrolling.add_balance(counter, t, kept)
+                for held in counter.holding:
                     self.unrolling.add_clause([-kept, self.unrolling.literal(held.literal, t)])
-            broken = partial(self._unbalanced, balance)
-            proved = self._k_induction(broken, state, budget, k, kept=kept)
+            proved = self._k_induction(partial(broken, counter), state, budget, k, kept=kept)
             self.unrolling.add_clause([-kept])
             if proved is not None:
                 return proved
@@ -1002,6 +1091,23 @@ class _Induction:
         broken = [negate(unrolling.literal(held.literal, t + 1)) for held in balance.holding]
         unrolling.add_clause([-changed, *self._outside(change, 0, 0), *broken])
         return changed
+
+    def _number_skipped(self, counter: Counter, t: int) -> Lit:
+        """A solver literal: the step from layer t does not take a register's counter from
+        its number to the next (the number plus its rate), or what it is `holding` fails
+        after it. With at most one number in a state, the next is the only one after."""
+        unrolling = self.unrolling
+        after = {weight: unrolling.literal(lit, t + 1) for weight, lit in counter.terms}
+        taken = [
+            negate(
+                unrolling.conjunction(
+                    [unrolling.literal(lit, t), negate(after.get(weight + counter.rate, False))]
+                )
+            )
+            for weight, lit in counter.terms
+        ]
+        held = [unrolling.literal(held.literal, t + 1) for held in counter.holding]
+        return negate(unrolling.conjunction([*taken, *held]))
 
     def _outside(self, change: list[tuple[int, Lit]], low: int, high: int) -> list[Lit]:
         """Two solver literals (fresh): the first holds only where the weighted sum of the

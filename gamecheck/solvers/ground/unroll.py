@@ -340,6 +340,11 @@ class Unrolling(ABC):
         that deep, unless `exact`) by the counters and the ranking (and, `exact`, by the
         limits)."""
         for counter in self.invariants.counters:
+            if counter.register == len(counter.terms):  # one number holds: the depth's
+                least = counter.start + depth
+                numbers = [lit for w, lit in counter.terms if w == least or w > least and not exact]
+                self.add_clause([negate(condition), *(self.literal(lit, t) for lit in numbers)])
+                continue
             terms = [(w, self.literal(lit, t)) for w, lit in counter.terms]
             most = sum(abs(w) for w, _ in terms) + abs(counter.start)
             high = counter.start + depth if exact else most
