@@ -284,30 +284,30 @@ def find_invariants(
             prover = _Induction(system, unrolling)
             proofs = prover.statistics
             state = prover.houdini(candidates, budget=budget.part(share=STATE_SHARE))
-            part = budget.part(EXCLUSION_SECONDS)
-            state += prover.houdini(exclusions, proved=state, budget=part)
             features = _features(system, groups, occupied)
             registers = _registers(system, groups, occupied, values)
             changes = _feature_changes(system, playouts, registers + features, budget)
+            counters = [  # clocks: cheap, and the depth they tell is worth more than exclusions
+                clock
+                for register, *way in _step_registers(changes, registers, values)
+                if (clock := prover.step_counter(register, *way, state, budget))
+            ]
+            state += [held for clock in counters for held in clock.holding]
+            part = budget.part(EXCLUSION_SECONDS)
+            state += prover.houdini(exclusions, proved=state, budget=part)
             counted = changes and changes.dropping(len(registers))
             singles, pairs = _counter_candidates(counted, features, budget)
-            clocks = [
-                counter
-                for register, *way in _step_registers(changes, registers, values, state)
-                if (counter := prover.step_counter(register, *way, state, budget))
-            ]
-            state += [held for clock in clocks for held in clock.holding]
-            counters = next(
+            counts = next(
                 ([counter] for counter in singles if prover.counts_steps(counter, state, budget)),
                 [],
             )
-            counters += [pair for pair in pairs if prover.counts_steps(pair, state, budget)]
+            counts += [pair for pair in pairs if prover.counts_steps(pair, state, budget)]
+            counters += counts
             limits = [  # a clock tells the depth, but not how far a count can have moved
                 limit
-                for limit in (_limit_candidates(counted, features) if not counters else [])
+                for limit in (_limit_candidates(counted, features) if not counts else [])
                 if prover.keeps_limit(limit, state, budget)
             ]
-            counters = clocks + counters
             for balance in _balance_candidates(changes, registers + features, budget):
                 if balance.encoding_size > MAX_BALANCE_ENCODING:
                     continue
@@ -692,17 +692,16 @@ def _counter_candidates(
     )
 
 
-def _step_registers(changes: _Changes | None, registers, values, state) -> list[tuple]:
+def _step_registers(changes: _Changes | None, registers, values) -> list[tuple]:
     """Registers whose number every sampled step raises by one (a step counter) or lowers
-    by one (a countdown), where the proved invariants say that at most one number holds:
-    (register, +1 or -1, its initial number, the farthest number the samples reach)."""
+    by one (a countdown): (register, +1 or -1, its initial number, the farthest number
+    the samples reach)."""
     if changes is None:
         return []
-    exclusive = {invariant.exclusive for invariant in state}
     found = []
     for j, register in enumerate(registers):
         delta = changes.deltas[j]
-        if delta[0] in (1, -1) and (delta == delta[0]).all() and register.fluents in exclusive:
+        if delta[0] in (1, -1) and (delta == delta[0]).all():
             sign = int(delta[0])
             reached = [sign * number for number, lit in register.terms if values[lit].any()]
             found.append((register, sign, changes.counts[j], sign * max(reached)))
@@ -940,7 +939,8 @@ class _Induction:
         proved by `counts_steps`: over its numbers from `first` on, its way, up to the
         first from `farthest` on that no state the proved invariants allow can step on
         from (a step counter's last number ends the game; the rules may count further).
-        One of those numbers holds in every reachable state."""
+        Exactly one of those numbers holds in every reachable state, which the proof
+        shows too."""
         unrolling = self.unrolling
         moving = [unrolling.alive(1)]  # a step from layer 0, a state the invariants allow
         moving += [unrolling.literal(invariant.literal, 0) for invariant in state]
@@ -954,9 +954,11 @@ class _Induction:
             there = unrolling.literal(literal, 0)
             if unrolling.satisfiable([*moving, there], budget) is False:
                 break
-        last = sign * terms[-1][0]
-        numbers = sorted((first, last))
-        text = f"{register.description} between {numbers[0]} and {numbers[1]}"
+        literals = [literal for _, literal in terms]
+        low, high = sorted((first, sign * terms[-1][0]))
+        one = self.system.circuit.conj(
+            [self.system.circuit.disj(literals), self.system.circuit.at_most_one(literals)]
+        )
         counter = Counter(
             features=tuple((weight, (literal,)) for weight, literal in terms),
             start=sign * first,
@@ -964,11 +966,7 @@ class _Induction:
             description=f"{register.description} {'grows' if sign > 0 else 'falls'} by one "
             "every step",
             holding=(
-                StateInvariant(
-                    self.system.circuit.disj(literal for _, literal in terms),
-                    text,
-                    register.holding.family,
-                ),
+                StateInvariant(one, f"one {register.description} from {low} to {high}", "clocks"),
             ),
             register=len(terms),
         )
