@@ -43,7 +43,7 @@ INDUCTION_DEPTHS = (1, 2, 4)
 """A search for a state tries k-induction with these k, each once lines of play of k steps
 are searched; it settles "no such state" without unrolling to the end of the game."""
 INDUCTION_SECONDS = 20.0
-WINDOW_SHARE = 0.5
+WINDOW_SHARE = 0.25
 """The share of a question's time left that a search over several depths at once may take
 (`Verifier._shortest`)."""
 DISTANCE_SHARE = 0.2
@@ -465,8 +465,9 @@ class Verifier:
         are short), the first window followed, if `counted`, by a lower bound from a
         weighted sum of fluents that steps lower slowly (`_needed`); then a binary search
         below the line found. A window wider than one depth gets WINDOW_SHARE of the time
-        left: if that runs out, the windows start again one depth wide, and no wider than
-        half of it (the deepest depth of a window is often far harder than the rest)."""
+        left: if that runs out, the search goes on one depth at a time (one depth of a
+        window is often far harder than the rest: each one proved empty, or the hard one
+        found, is then kept)."""
         best = best or self._playout_line(condition, lower)
         if best is None and self._impossible(condition):
             return None
@@ -483,7 +484,7 @@ class Verifier:
                 shorter = self.unrolling.find(condition, range(low, high), part)
             except OutOfBudget:
                 self.budget.check()  # only the window's share ran out
-                width, widest = 1, max(1, (high - low) // 2)
+                width = widest = 1
                 continue
             if shorter is not None:
                 best = shorter

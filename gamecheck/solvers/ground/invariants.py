@@ -1091,9 +1091,9 @@ class _Induction:
         return changed
 
     def _number_skipped(self, counter: Counter, t: int) -> Lit:
-        """A solver literal: the step from layer t does not take a register's counter from
-        its number to the next (the number plus its rate), or what it is `holding` fails
-        after it. With at most one number in a state, the next is the only one after."""
+        """A solver literal: the step from layer t does not take a clock from its number to
+        the next (the number plus its rate), or what it is `holding` (exactly one number)
+        fails after it."""
         unrolling = self.unrolling
         after = {weight: unrolling.literal(lit, t + 1) for weight, lit in counter.terms}
         taken = [
