@@ -178,12 +178,16 @@ class Counter:
         return [(weight, literal) for weight, literals in self.features for literal in literals]
 
     @property
+    def clock(self) -> bool:
+        """Whether it is a clock: a register alone, whose one number tells the depth."""
+        return self.rate != 0 and self.register == len(self.terms)
+
+    @property
     def most_steps(self) -> int:
-        """How deep into a game a state can be by the counter: its largest sum (a register
-        holds one number) less its start."""
+        """How deep into a game a state can be by the counter: its largest sum (a clock's
+        largest number) less its start."""
         weights = [weight for weight, _ in self.terms]
-        one = self.register == len(weights)
-        return (max(weights) if one else sum(w for w in weights if w > 0)) - self.start
+        return (max(weights) if self.clock else sum(w for w in weights if w > 0)) - self.start
 
     @property
     def encoding_size(self) -> int:
@@ -922,9 +926,9 @@ class _Induction:
         self, counter: Counter, state: Iterable[StateInvariant], budget: Budget
     ) -> bool:
         """Whether every step changes the counter's features in one of its sampled ways
-        (each adds the counter's rate), or, for a register's count (no ways: weighed by
-        its numbers), adds the rate to its sum, by k-induction (`_k_induction`)."""
-        if not counter.steps:
+        (each adds the counter's rate), or, for a clock, takes its number to the next, by
+        k-induction (`_k_induction`)."""
+        if counter.clock:
             return self._keeps(counter, state, budget, INDUCTION_DEPTHS, self._number_skipped)
         for k in INDUCTION_DEPTHS:
             proved = self._k_induction(partial(self._unsampled, counter), state, budget, k)

@@ -340,7 +340,7 @@ class Unrolling(ABC):
         that deep, unless `exact`) by the counters and the ranking (and, `exact`, by the
         limits)."""
         for counter in self.invariants.counters:
-            if counter.register == len(counter.terms):  # one number holds: the depth's
+            if counter.clock:  # one number holds: the depth's
                 least = counter.start + depth
                 numbers = [lit for w, lit in counter.terms if w == least or w > least and not exact]
                 self.add_clause([negate(condition), *(self.literal(lit, t) for lit in numbers)])
