@@ -87,6 +87,36 @@ FOLLOW_OR_PASS = """
 (<= (goal ?r 0) (role ?r) (not (true (at ?r 6))))
 """
 
+# Othello in small: three cells; x may place a disc on any empty cell, o only on cell 2, and
+# a disc placed turns its taken neighbours to the mover's colour; a player who cannot place
+# passes, and the game ends when every cell is taken. Discs flip, so no cell's disc of one
+# colour is monotone (except x on 2, which no one can take back), nor does any count grow
+# by one each step (o passes); but a cell once taken stays taken, and of every two steps one
+# is x's, which takes a cell. Longest game: x on 2, o passes, x on 1, o passes, x on 3: 5.
+FLIP_NEIGHBOURS = """
+(role x) (role o)
+(init (control x))
+(index 1) (index 2) (index 3)
+(beside 1 2) (beside 2 1) (beside 2 3) (beside 3 2)
+(<= (taken ?c) (true (cell ?c ?r)))
+(<= (allowed x ?c) (index ?c))
+(allowed o 2)
+(<= (can ?r ?c) (allowed ?r ?c) (not (taken ?c)))
+(<= (canmove ?r) (can ?r ?c))
+(<= (legal ?r (place ?c)) (true (control ?r)) (can ?r ?c))
+(<= (legal ?r noop) (true (control ?r)) (not (canmove ?r)))
+(<= (legal ?r noop) (role ?r) (not (true (control ?r))))
+(<= (flipped ?c) (does ?r (place ?d)) (beside ?c ?d))
+(<= (next (cell ?c ?r)) (does ?r (place ?c)))
+(<= (next (cell ?c ?r)) (does ?r (place ?d)) (beside ?c ?d) (taken ?c))
+(<= (next (cell ?c ?s)) (true (cell ?c ?s)) (not (flipped ?c)))
+(<= (next (control o)) (true (control x)))
+(<= (next (control x)) (true (control o)))
+(<= terminal (taken 1) (taken 2) (taken 3))
+(<= (goal ?r 100) (true (cell 2 ?r)))
+(<= (goal ?r 0) (role ?r) (not (true (cell 2 ?r))))
+"""
+
 # A switch flipped forever: nothing runs out, so there is no ranking.
 FLIP_FOREVER = """
 (role p)
@@ -162,6 +192,24 @@ def test_verify_proves_the_longest_game_of_ranked_games():
             assert result.longest_game.value == expected
             assert result.complete
             assert result.invariant_statistics["steps_at_most_by_ranking"] == bound
+
+
+def test_cells_taken_for_good_rank_a_game_whose_discs_flip():
+    assert longest_by_search(FLIP_NEIGHBOURS) == 5
+    invariants = invariants_of(FLIP_NEIGHBOURS)
+    assert invariants.counters == []
+    ranking = invariants.ranking
+    assert ranking is not None
+    assert ranking.steps == 2
+    assert all(weight == 1 for weight, _ in ranking.terms)  # turned for good, not a potential
+    assert "some (cell 1 _)" in ranking.description
+    # three cells and x's disc on 2 turn for good: 2 * (4 + 1) - 1 steps at most
+    assert ranking.longest == 9
+    result = verify_game(FLIP_NEIGHBOURS, horizon=3, exhaustive=False)
+    assert result.termination.status == "proved"
+    assert 5 <= result.termination.value <= 9
+    result = verify_game(FLIP_NEIGHBOURS, horizon=40, exhaustive=False)
+    assert (result.longest_game.status, result.longest_game.value) == ("proved", 5)
 
 
 @pytest.mark.parametrize(

@@ -64,7 +64,7 @@ from gamecheck.gdl.terms import Term, term_text
 from gamecheck.solvers.ground.balances import balance_combinations
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.functional import Functional
-from gamecheck.solvers.ground.ranking import Ranking, find_ranking
+from gamecheck.solvers.ground.ranking import Place, Ranking, find_ranking
 from gamecheck.solvers.ground.sampling import Playouts, random_playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
@@ -324,7 +324,12 @@ def find_invariants(
                 rest = [candidate for candidate in candidates if candidate not in settled]
                 state += prover.houdini(rest, proved=state, budget=budget)
             if not counters:
-                ranking = find_ranking(system, unrolling, playouts, state, budget)
+                places = [
+                    Place(occupied[key], tuple(members), _group_text(key))
+                    for key, members in groups.items()
+                    if len(members) > 1
+                ]
+                ranking = find_ranking(system, unrolling, playouts, state, budget, places)
     except OutOfBudget:
         pass  # what was proved before the budget ended is kept
     statistics = {

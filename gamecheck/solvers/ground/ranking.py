@@ -3,13 +3,15 @@
 Many games end because something runs out: cells to mark, squares to burn, pieces to take.
 Such a game has *monotone* fluents, which a step may turn only one way: a mark, once made,
 stays (it only rises), and a blank cell, once marked, never becomes blank again (it only
-falls). If every k steps from non-terminal states turn at least one fluent of such a set
-(each still unturned in the initial state), they run out: with R of them, no line of play
+falls). Where the marks change (othello's discs flip), a *place* may still be monotone: a
+group of fluents of which some holds once the cell is taken, whatever the disc. If every
+k steps from non-terminal states turn at least one of a set of monotone fluents (or places),
+each still unturned in the initial state, they run out: with R of them, no line of play
 is longer than k(R + 1) - 1 steps, and a state t steps into the game has turned t // k of
 them. That count, like a step counter, bounds the depth of a state the invariants allow.
 
-Candidates come from random playouts: a fluent false in the initial state that no playout
-turns off may only rise, and one true initially that none turns on may only fall.
+Candidates come from random playouts: a fluent (or place) false in the initial state that no
+playout turns off may only rise, and one true initially that none turns on may only fall.
 Monotonicity is proved by induction from any state that satisfies the proved invariants:
 ask for a step that turns a candidate the wrong way, drop every candidate the model breaks,
 and ask again until UNSAT (as Houdini does for state invariants). Progress is one more
@@ -31,7 +33,7 @@ from gamecheck.solvers.ground.potential import Potential, find_potential, line_u
 from gamecheck.solvers.ground.sampling import Playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import Unrolling
-from gamecheck.solvers.sat import Lit, holds, negate
+from gamecheck.solvers.sat import holds, negate
 
 if TYPE_CHECKING:  # invariants.py, which finds the invariants, imports this module
     from gamecheck.solvers.ground.invariants import StateInvariant
@@ -42,6 +44,26 @@ POTENTIAL_STEPS = 2
 """A potential is sought over the first this many spans (after the monotone fluents)."""
 POTENTIAL_SHARE = 0.5
 """The share of the time left that the search for a potential over one span may take."""
+PLACE_PLAYOUTS = 64
+"""The playouts that suggest monotone places (a place's value is computed in each state)."""
+
+
+@dataclass(frozen=True)
+class Place:
+    """A group of fluents (one cell's marks) and the circuit literal: some of them holds."""
+
+    literal: int
+    fluents: tuple[int, ...]
+    description: str
+
+
+@dataclass(frozen=True)
+class _Monotonic:
+    """A circuit literal false in the initial state that may only turn true (a fluent that
+    only falls is its negation)."""
+
+    literal: int
+    description: str
 
 
 @dataclass(frozen=True)
@@ -75,25 +97,29 @@ def find_ranking(
     playouts: Playouts,
     state: Sequence[StateInvariant],
     budget: Budget,
+    places: Sequence[Place] = (),
 ) -> Ranking | None:
-    """A ranking of the system (monotone fluents, else a potential), or None if none of the
-    tried kinds is proved. `unrolling` has a free start; `state` are the proved state
-    invariants. OutOfBudget if the budget ends first."""
+    """A ranking of the system (monotone fluents, then with monotone `places` too, else a
+    potential), or None if none of the tried kinds is proved. `unrolling` has a free start;
+    `state` are the proved state invariants. OutOfBudget if the budget ends first."""
     proved = [invariant.literal for invariant in state]
     exclusive = [invariant.exclusive for invariant in state if invariant.exclusive]
-    rising, falling = _candidates(system, playouts)
-    prover = _Monotone(system, unrolling, proved, budget)
-    rising = prover.monotone(rising, rising=True)
-    falling = prover.monotone(falling, rising=False)
-    options = sorted({(len(d) + len(u), tuple(d), tuple(u)) for d, u in _choices(falling, rising)})
+    prover = _Monotone(unrolling, proved, budget)
+    fluents = [prover.monotone(kind) for kind in _fluent_candidates(system, playouts)]
+    options = _options(*fluents)
+    if places:
+        more = [prover.monotone(kind) for kind in _place_candidates(playouts, places)]
+        options += [
+            option
+            for option in _options(*map(list.__add__, fluents, more))
+            if option not in options
+        ]
     for steps in PROGRESS_STEPS:
-        for _, down, up in options:
-            if prover.progress(down, up, steps):
-                nodes = system.fluent_nodes
-                turned = tuple(-nodes[f] for f in down) + tuple(nodes[f] for f in up)
-                terms = tuple((1, literal) for literal in turned)
+        for turning in options:
+            if prover.progress(turning, steps):
+                terms = tuple((1, candidate.literal) for candidate in turning)
                 most = _largest(system, terms, exclusive)
-                return Ranking(terms, 0, most, steps, _description(system, down + up, steps))
+                return Ranking(terms, 0, most, steps, _description(turning, steps))
     for steps in PROGRESS_STEPS[:POTENTIAL_STEPS]:
         try:
             part = budget.part(share=POTENTIAL_SHARE)
@@ -136,47 +162,76 @@ def _weighed(system: TransitionSystem, potential: Potential, exclusive) -> Ranki
     return Ranking(terms, start, most, potential.steps, description)
 
 
-def _choices(falling: list[int], rising: list[int]) -> list[tuple[list[int], list[int]]]:
-    """The sets of monotone fluents tried, as (falling, rising): each kind alone, then both."""
-    return [choice for choice in ((falling, []), ([], rising), (falling, rising)) if any(choice)]
+def _options(falling: list[_Monotonic], rising: list[_Monotonic]) -> list[tuple]:
+    """The sets of monotone literals tried, the smallest first: the falling fluents alone,
+    the rising ones alone, then both."""
+    choices = [tuple(choice) for choice in (falling, rising, falling + rising) if choice]
+    return sorted(dict.fromkeys(choices), key=len)
 
 
-def _candidates(system: TransitionSystem, playouts: Playouts) -> tuple[list[int], list[int]]:
-    """Fluents false initially that no playout turns off, and true ones no playout turns on
-    (the playouts may not have turned them at all: a proof may still need them)."""
-    states = playouts.states  # a playout that ended keeps its state: no change after it
+def _fluent_candidates(system: TransitionSystem, playouts: Playouts) -> list[list[_Monotonic]]:
+    """[falling, rising]: fluents true initially that no playout turns on, and false ones
+    that none turns off (the playouts may not have turned them at all: a proof may still
+    need them)."""
+    rises, falls = _turns(playouts.states)
+    initial = np.zeros(len(system.fluents), dtype=bool)
+    initial[sorted(system.initial)] = True
+    nodes = system.fluent_nodes
+    return [
+        [
+            _Monotonic(sign * nodes[f], term_text(system.fluents[f]))
+            for f in map(int, np.flatnonzero(~turns & (initial == (sign < 0))))
+        ]
+        for sign, turns in ((-1, rises), (1, falls))
+    ]
+
+
+def _place_candidates(playouts: Playouts, places: Sequence[Place]) -> list[list[_Monotonic]]:
+    """[falling, rising]: places that some playout empties (and none fills again), and
+    places that some playout fills (and none empties), where no fluent of theirs is
+    monotone on its own (it would be a candidate itself)."""
+    states = playouts.states[:, :PLACE_PLAYOUTS]
+    rises, falls = _turns(states)
+    found: list[list[_Monotonic]] = [[], []]
+    for place in places:
+        members = list(place.fluents)
+        if not (rises[members].any() and falls[members].any()):
+            continue
+        taken = states[:, :, members].any(axis=2)
+        place_rises, place_falls = _turns(taken[:, :, None])
+        if taken[0, 0] and place_falls[0] and not place_rises[0]:
+            found[0].append(_Monotonic(-place.literal, f"no {place.description}"))
+        elif not taken[0, 0] and place_rises[0] and not place_falls[0]:
+            found[1].append(_Monotonic(place.literal, f"some {place.description}"))
+    return found
+
+
+def _turns(states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per column of states (step x playout x column): whether some step turns it on, and
+    whether some step turns it off."""
     rises = np.zeros(states.shape[2], dtype=bool)
     falls = np.zeros(states.shape[2], dtype=bool)
     for before, after in zip(states[:-1], states[1:], strict=True):  # a step at a time
         rises |= (after & ~before).any(axis=0)
         falls |= (before & ~after).any(axis=0)
-    initial = np.zeros(len(system.fluents), dtype=bool)
-    initial[sorted(system.initial)] = True
-    rising = np.flatnonzero(~falls & ~initial)
-    falling = np.flatnonzero(~rises & initial)
-    return [int(i) for i in rising], [int(i) for i in falling]
+    return rises, falls
 
 
 class _Monotone:
     """Steps from an arbitrary state that satisfies the proved invariants."""
 
-    def __init__(self, system, unrolling: Unrolling, proved: Sequence[int], budget: Budget):
-        self.system = system
+    def __init__(self, unrolling: Unrolling, proved: Sequence[int], budget: Budget):
         self.unrolling = unrolling
         self.proved = proved
         self.budget = budget
 
-    def _turned(self, fluent: int, rising: bool, steps: int) -> Lit:
-        """The fluent turns on (rising) or off over the first `steps` steps."""
-        return self.unrolling.turned(self.system.fluent_nodes[fluent], steps, rising=rising)
-
-    def monotone(self, fluents: list[int], *, rising: bool) -> list[int]:
-        """The largest subset of `fluents` that no step turns the wrong way."""
+    def monotone(self, candidates: list[_Monotonic]) -> list[_Monotonic]:
+        """The largest subset of `candidates` that no step turns false."""
         unrolling = self.unrolling
         known = line_under_invariants(unrolling, self.proved, 1)
-        active = list(fluents)
+        active = list(candidates)
         while active:
-            wrong = {f: self._turned(f, not rising, 1) for f in active}
+            wrong = {c: unrolling.turned(c.literal, 1, rising=False) for c in active}
             broken = unrolling.new_variable()
             unrolling.add_clause([-broken, *wrong.values()])
             try:
@@ -185,21 +240,20 @@ class _Monotone:
                 unrolling.add_clause([-broken])
             if model is False:
                 break
-            active = [f for f in active if not holds(wrong[f], model)]
+            active = [c for c in active if not holds(wrong[c], model)]
         return active
 
-    def progress(self, down: tuple[int, ...], up: tuple[int, ...], steps: int) -> bool:
+    def progress(self, candidates: Sequence[_Monotonic], steps: int) -> bool:
         """Whether every `steps` steps from non-terminal states turn one of the monotone
-        fluents: one of `down` falls or one of `up` rises."""
-        turned = [self._turned(f, False, steps) for f in down]
-        turned += [self._turned(f, True, steps) for f in up]
+        `candidates` true."""
+        turned = [self.unrolling.turned(c.literal, steps, rising=True) for c in candidates]
         unchanged = [negate(lit) for lit in turned]
         known = line_under_invariants(self.unrolling, self.proved, steps)
         return self.unrolling.satisfiable([*known, *unchanged], self.budget) is False
 
 
-def _description(system, fluents: tuple[int, ...], steps: int) -> str:
-    names = [term_text(system.fluents[i]) for i in fluents[:3]]
-    more = f" and {len(fluents) - 3} more" if len(fluents) > 3 else ""
+def _description(turning: Sequence[_Monotonic], steps: int) -> str:
+    names = [candidate.description for candidate in turning[:3]]
+    more = f" and {len(turning) - 3} more" if len(turning) > 3 else ""
     every = "every step" if steps == 1 else f"every {steps} steps"
     return f"{every} turns one of {', '.join(names)}{more} for good"
