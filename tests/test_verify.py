@@ -71,6 +71,33 @@ def test_a_stuck_role_is_refuted_with_the_shortest_counterexample(backend):
     assert result.earliest_win["p"].status == "none"
 
 
+# p may go on (three goes win for p) or halt at once (a loss for p, a win for q).
+HALT_OR_GO = """
+(role p) (role q)
+(init (step 0))
+(succ 0 1) (succ 1 2) (succ 2 3)
+(legal p go) (legal p halt) (legal q wait)
+(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m) (does p go))
+(<= (next halted) (does p halt))
+(<= terminal (true halted))
+(<= terminal (true (step 3)))
+(<= (goal p 100) (true (step 3)))
+(<= (goal p 0) (true halted))
+(<= (goal q 100) (true halted))
+(<= (goal q 0) (true (step 3)))
+"""
+
+
+@pytest.mark.parametrize("backend", ["cnf", "cpsat"])
+def test_an_earliest_win_is_the_shortest_game_only_where_that_game_is_won(backend):
+    # The shortest game is a halt at once: q's win; p's earliest win is three goes.
+    result = verify_game(HALT_OR_GO, backend=backend, horizon=10, exhaustive=False)
+    assert (result.shortest_game.status, result.shortest_game.value) == ("proved", 1)
+    wins = {role: (a.status, a.value, a.witness) for role, a in result.earliest_win.items()}
+    assert wins["q"] == ("found", 1, (("halt", "wait"),))
+    assert wins["p"] == ("found", 3, (("go", "wait"),) * 3)
+
+
 @pytest.mark.parametrize("backend", ["cnf", "cpsat"])
 def test_two_goal_values_are_refuted(backend):
     # broken_goals.kif: after `go`, a has goals 0 and 100 and b has none; `stop` is fine.

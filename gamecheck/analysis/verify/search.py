@@ -14,7 +14,8 @@ what remains.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 
 from gamecheck.analysis.replay import ReplayError, replay_line
@@ -52,6 +53,10 @@ DISTANCE_SECONDS = 1.0
 on the steps to the state it asks for may take (solvers/ground/distance.py): where it
 finds none (most games: a step counter or a ranking tells the depth already, or the state
 is more than a count), the time is lost to the question."""
+ENDING_SHARE = 0.5
+"""Where the shortest game is still unknown, the share of an earliest win's time that goes on
+its search first: every win is at least as deep, and the depths just below the shortest game
+are often the hard ones (checkers), which the questions then search once for all."""
 TEAMS = " teams"
 """The teams question's key among the questions (no role can have this name)."""
 
@@ -89,6 +94,10 @@ class Verifier:
         self.conditions = _Conditions(self.system)
         self.shortest_depth = 0
         """No terminal state is reachable in fewer steps (once the shortest game is known)."""
+        self._ending: Line | None = None
+        self._ending_searched = False
+        """Whether the search for the shortest game ended (`_ending` is its line, or None if
+        no terminal state is reachable)."""
         self.deepest: int | None = None
         """The last depth any question needs: one past the deepest non-terminal state."""
         self.longest_line = 0
@@ -318,12 +327,20 @@ class Verifier:
 
     def shortest_game(self) -> Answer:
         self.progress("shortest game")
-        line = self._shortest(self.system.terminal)
+        line = self._shortest_ending()
         if line is None:
-            self.shortest_depth = self._depths().stop
             return Answer(NONE, detail=f"no terminal state is reachable {self._bound()}")
-        self.shortest_depth = line.depth
         return Answer(PROVED, line.depth, self._checked(line, ends_terminal))
+
+    def _shortest_ending(self) -> Line | None:
+        """The shortest line of play to a terminal state, or None if there is none; searched
+        until it is found, then kept (it bounds the earliest wins and the outcomes)."""
+        if not self._ending_searched:
+            self._ending = self._shortest(self.system.terminal)
+            self._ending_searched = True
+            ending = self._ending
+            self.shortest_depth = self._depths().stop if ending is None else ending.depth
+        return self._ending
 
     def playability(self) -> Answer:
         self.progress("playability")
@@ -384,8 +401,10 @@ class Verifier:
         if win is None:
             return Answer(NONE, detail=f"the rules never give {name} {WIN}")
         condition = self.system.circuit.conj([self.system.terminal, win])
+        ending = self._shortest_ending_first()
         lower = max(self.shortest_depth, self._none_before.get(self.system.terminal, 0))
-        line = self._shortest(condition, lower=lower, counted=True)
+        won = ending is not None and _value(self.system.evaluate(self._final_state(ending)), win)
+        line = self._shortest(condition, lower=lower, best=ending if won else None, counted=True)
         if line is None:
             return Answer(
                 NONE, detail=f"no reachable terminal state gives {name} {WIN} {self._bound()}"
@@ -418,12 +437,36 @@ class Verifier:
             detail += " (a role whose equality is unproved stands alone)"
         return Answer(status, found.teams, detail=detail)
 
+    def _shortest_ending_first(self) -> Line | None:
+        """The shortest game's line, searched for in ENDING_SHARE of the time left where it
+        is still unknown (None if that runs out, or there is none)."""
+        if not self._ending_searched:
+            try:
+                with self._within(self.budget.part(share=ENDING_SHARE)):
+                    self._shortest_ending()
+            except OutOfBudget:
+                self.budget.check()  # only the share ran out
+        return self._ending
+
     # -- helpers -------------------------------------------------------------------------
-    def _timed(self, name: str, question: Callable[[], Answer | Outcomes], budget: Budget):
-        """The question's answer within `budget` (unknown if it ends first), with its time."""
+    @contextmanager
+    def _within(self, budget: Budget) -> Iterator[None]:
+        """Every search in the block keeps to `budget`."""
+        kept = self.budget
+        self._use(budget)
+        try:
+            yield
+        finally:
+            self._use(kept)
+
+    def _use(self, budget: Budget) -> None:
         self.budget = self.unrolling.budget = budget
         if self.states is not None:
             self.states.budget = budget
+
+    def _timed(self, name: str, question: Callable[[], Answer | Outcomes], budget: Budget):
+        """The question's answer within `budget` (unknown if it ends first), with its time."""
+        self._use(budget)
         known = name in (
             "longest_game",
             "shortest_game",
