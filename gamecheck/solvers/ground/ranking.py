@@ -188,8 +188,8 @@ def _fluent_candidates(system: TransitionSystem, playouts: Playouts) -> list[lis
 
 def _place_candidates(playouts: Playouts, places: Sequence[Place]) -> list[list[_Monotonic]]:
     """[falling, rising]: places that some playout empties (and none fills again), and
-    places that some playout fills (and none empties), where no fluent of theirs is
-    monotone on its own (it would be a candidate itself)."""
+    places that some playout fills (and none empties), of fluents that the playouts turn
+    both ways (a fluent turned one way only is a candidate itself)."""
     states = playouts.states[:, :PLACE_PLAYOUTS]
     rises, falls = _turns(states)
     found: list[list[_Monotonic]] = [[], []]
