@@ -12,6 +12,7 @@ Literals are ints (negative for negation) or the constants True and False.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -19,7 +20,7 @@ import numpy as np
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.pb import PBEnc
-from pysat.solvers import Solver
+from pysat.solvers import Cadical153, Cadical195, Solver
 
 from gamecheck.budget import Budget
 from gamecheck.errors import GamecheckError
@@ -31,6 +32,8 @@ DEFAULT_SAT_SOLVER = "minisat22"
 glucose3 and glucose4 ran on for up to 2.4 s, so it keeps a time limit; and it was as fast
 or faster (bench/sudoku.py: 1.5-2x the puzzles/s; cubicup's shortest game 22 s, not 166 s)."""
 SAT_SOLVERS = (
+    "cadical195",
+    "cadical153",
     "glucose4",
     "glucose3",
     "glucose42",
@@ -40,8 +43,15 @@ SAT_SOLVERS = (
     "mergesat3",
     "minisat22",
 )
-"""The python-sat solvers that can be stopped in the middle of a call (CaDiCaL, Lingeling
-and Kissat cannot, so they could not keep a time limit)."""
+"""The python-sat solvers that keep a time limit: stopped in the middle of a call, or, for
+CaDiCaL, which cannot be, asked in chunks of conflicts (Lingeling and Kissat can be
+neither)."""
+CHUNKED = (Cadical153, Cadical195)
+CHUNK_SECONDS = 0.1
+"""About how long a chunk of conflicts of a solver asked in chunks takes: the budget is
+looked at between chunks, so a call ends about this long after the time limit."""
+FIRST_CHUNK = 100
+"""The conflicts of a call's first chunk (the next ones are sized by how long it took)."""
 
 
 def check_sat_solver(name: str | None) -> str:
@@ -98,6 +108,8 @@ def shared_and(
 def solve_within(solver: Solver, assumptions: Sequence[int], budget: Budget) -> bool:
     """Whether the clauses of `solver` and `assumptions` are satisfiable; OutOfBudget if the
     budget ends first (the solver is stopped in the middle of the call)."""
+    if isinstance(solver.solver, CHUNKED):
+        return _solve_in_chunks(solver, assumptions, budget)
     while True:
         budget.check()
         solver.clear_interrupt()
@@ -105,6 +117,21 @@ def solve_within(solver: Solver, assumptions: Sequence[int], budget: Budget) -> 
             answer = solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
         if answer is not None:
             return answer
+
+
+def _solve_in_chunks(solver: Solver, assumptions: Sequence[int], budget: Budget) -> bool:
+    """`solve_within` for a solver that cannot be stopped in the middle of a call: chunks of
+    conflicts, each sized to take about CHUNK_SECONDS (what it learns stays between them)."""
+    conflicts = FIRST_CHUNK
+    while True:
+        budget.check()
+        start = time.monotonic()
+        solver.conf_budget(conflicts)
+        answer = solver.solve_limited(assumptions=list(assumptions))
+        if answer is not None:
+            return answer
+        took = max(time.monotonic() - start, 1e-3)
+        conflicts = max(FIRST_CHUNK, int(conflicts * min(4.0, CHUNK_SECONDS / took)))
 
 
 @dataclass(frozen=True)
