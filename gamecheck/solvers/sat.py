@@ -12,7 +12,6 @@ Literals are ints (negative for negation) or the constants True and False.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -47,11 +46,13 @@ SAT_SOLVERS = (
 CaDiCaL, which cannot be, asked in chunks of conflicts (Lingeling and Kissat can be
 neither)."""
 CHUNKED = (Cadical153, Cadical195)
-CHUNK_SECONDS = 0.1
-"""About how long a chunk of conflicts of a solver asked in chunks takes: the budget is
-looked at between chunks, so a call ends about this long after the time limit."""
-FIRST_CHUNK = 100
-"""The conflicts of a call's first chunk (the next ones are sized by how long it took)."""
+CHUNK_PROPAGATIONS = 2_000_000
+"""About how many propagations a chunk of conflicts of a solver asked in chunks makes (some
+0.5 s): the budget is looked at between chunks. Chunks are sized by the solver's own
+counts, not by the clock, so that the same questions get the same answers every run."""
+FIRST_CHUNK = 1000
+"""The conflicts of a call's first chunk (each next one sized by the propagations it took;
+a chunk costs some 30 ms to start: CaDiCaL sets up each call anew)."""
 
 
 def check_sat_solver(name: str | None) -> str:
@@ -121,17 +122,17 @@ def solve_within(solver: Solver, assumptions: Sequence[int], budget: Budget) -> 
 
 def _solve_in_chunks(solver: Solver, assumptions: Sequence[int], budget: Budget) -> bool:
     """`solve_within` for a solver that cannot be stopped in the middle of a call: chunks of
-    conflicts, each sized to take about CHUNK_SECONDS (what it learns stays between them)."""
+    conflicts, each sized to make about CHUNK_PROPAGATIONS (what it learns stays)."""
     conflicts = FIRST_CHUNK
     while True:
         budget.check()
-        start = time.monotonic()
+        before = solver.accum_stats()["propagations"]
         solver.conf_budget(conflicts)
         answer = solver.solve_limited(assumptions=list(assumptions))
         if answer is not None:
             return answer
-        took = max(time.monotonic() - start, 1e-3)
-        conflicts = max(FIRST_CHUNK, int(conflicts * min(4.0, CHUNK_SECONDS / took)))
+        made = max(solver.accum_stats()["propagations"] - before, 1)
+        conflicts = max(FIRST_CHUNK // 10, int(conflicts * min(4.0, CHUNK_PROPAGATIONS / made)))
 
 
 @dataclass(frozen=True)
