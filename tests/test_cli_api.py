@@ -69,7 +69,7 @@ def test_only_sudoku_takes_a_variant():
         ({"time_limit": 0}, "time_limit must be a number of seconds > 0"),
         ({"time_limit": float("nan")}, "time_limit must be a number of seconds > 0"),
         ({"backend": "minisat"}, "unknown sudoku backend 'minisat'"),
-        ({"sat_solver": "kissat404"}, "unknown SAT solver 'kissat404'"),
+        ({"sat_solver": "cadical195"}, "unknown SAT solver 'cadical195'"),
         ({"encoding": "tiny"}, "unknown CNF encoding 'tiny'"),
     ],
 )

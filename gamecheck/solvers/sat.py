@@ -19,7 +19,7 @@ import numpy as np
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.pb import PBEnc
-from pysat.solvers import Cadical153, Cadical195, Solver
+from pysat.solvers import Solver
 
 from gamecheck.budget import Budget
 from gamecheck.errors import GamecheckError
@@ -31,8 +31,6 @@ DEFAULT_SAT_SOLVER = "minisat22"
 glucose3 and glucose4 ran on for up to 2.4 s, so it keeps a time limit; and it was as fast
 or faster (bench/sudoku.py: 1.5-2x the puzzles/s; cubicup's shortest game 22 s, not 166 s)."""
 SAT_SOLVERS = (
-    "cadical195",
-    "cadical153",
     "glucose4",
     "glucose3",
     "glucose42",
@@ -42,17 +40,8 @@ SAT_SOLVERS = (
     "mergesat3",
     "minisat22",
 )
-"""The python-sat solvers that keep a time limit: stopped in the middle of a call, or, for
-CaDiCaL, which cannot be, asked in chunks of conflicts (Lingeling and Kissat can be
-neither)."""
-CHUNKED = (Cadical153, Cadical195)
-CHUNK_PROPAGATIONS = 2_000_000
-"""About how many propagations a chunk of conflicts of a solver asked in chunks makes (some
-0.5 s): the budget is looked at between chunks. Chunks are sized by the solver's own
-counts, not by the clock, so that the same questions get the same answers every run."""
-FIRST_CHUNK = 1000
-"""The conflicts of a call's first chunk (each next one sized by the propagations it took;
-a chunk costs some 30 ms to start: CaDiCaL sets up each call anew)."""
+"""The python-sat solvers that can be stopped in the middle of a call (CaDiCaL, Lingeling
+and Kissat cannot, so they could not keep a time limit)."""
 
 
 def check_sat_solver(name: str | None) -> str:
@@ -109,8 +98,6 @@ def shared_and(
 def solve_within(solver: Solver, assumptions: Sequence[int], budget: Budget) -> bool:
     """Whether the clauses of `solver` and `assumptions` are satisfiable; OutOfBudget if the
     budget ends first (the solver is stopped in the middle of the call)."""
-    if isinstance(solver.solver, CHUNKED):
-        return _solve_in_chunks(solver, assumptions, budget)
     while True:
         budget.check()
         solver.clear_interrupt()
@@ -118,21 +105,6 @@ def solve_within(solver: Solver, assumptions: Sequence[int], budget: Budget) -> 
             answer = solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
         if answer is not None:
             return answer
-
-
-def _solve_in_chunks(solver: Solver, assumptions: Sequence[int], budget: Budget) -> bool:
-    """`solve_within` for a solver that cannot be stopped in the middle of a call: chunks of
-    conflicts, each sized to make about CHUNK_PROPAGATIONS (what it learns stays)."""
-    conflicts = FIRST_CHUNK
-    while True:
-        budget.check()
-        before = solver.accum_stats()["propagations"]
-        solver.conf_budget(conflicts)
-        answer = solver.solve_limited(assumptions=list(assumptions))
-        if answer is not None:
-            return answer
-        made = max(solver.accum_stats()["propagations"] - before, 1)
-        conflicts = max(FIRST_CHUNK // 10, int(conflicts * min(4.0, CHUNK_PROPAGATIONS / made)))
 
 
 @dataclass(frozen=True)
