@@ -6,8 +6,9 @@ search of the reasoner's game tree."""
 import pytest
 
 from gamecheck.analysis.verify.pipeline import verify_game
+from gamecheck.budget import OutOfBudget
 from gamecheck.models.sheet import GdlGame
-from gamecheck.solvers.ground import potential
+from gamecheck.solvers.ground import invariants, potential
 from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.invariants import find_invariants
 
@@ -210,6 +211,24 @@ def test_cells_taken_for_good_rank_a_game_whose_discs_flip():
     assert 5 <= result.termination.value <= 9
     result = verify_game(FLIP_NEIGHBOURS, horizon=40, exhaustive=False)
     assert (result.longest_game.status, result.longest_game.value) == ("proved", 5)
+
+
+def test_a_limit_whose_proof_runs_out_of_its_time_is_left_out(monkeypatch):
+    whole = invariants_of(FLIP_NEIGHBOURS)
+    assert len(whole.limits) >= 2
+    tried = []
+    keeps_limit = invariants._Induction.keeps_limit
+
+    def first_runs_out(self, limit, state, budget):
+        tried.append(limit)
+        if len(tried) == 1:
+            raise OutOfBudget
+        return keeps_limit(self, limit, state, budget)
+
+    monkeypatch.setattr(invariants._Induction, "keeps_limit", first_runs_out)
+    found = invariants_of(FLIP_NEIGHBOURS)
+    assert found.limits == [limit for limit in whole.limits if limit != tried[0]]
+    assert found.ranking == whole.ranking  # the rest of the invariants go on
 
 
 @pytest.mark.parametrize(

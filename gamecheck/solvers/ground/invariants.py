@@ -109,6 +109,9 @@ encoding of its sum, exceed this: pacman2p's 325 pellets worth 1 to 100 (1.7M) t
 clauses, 28 s and 3 GB per bound; cubicup's biggest sum is 220k (170k clauses)."""
 MAX_LIMITS = 8
 """Limits tried, those with the most room to move first."""
+LIMIT_SHARE = 0.1
+"""The share of the time left that proving one limit may take (a limit only narrows the
+depths a count allows; cittaceot's took 11-27 s each, before the ranking had its turn)."""
 LIMIT_TERMS = 1 << 16
 """A limit bounds its count at each layer until the count could reach its end (its room to
 move): at most this many literals over those layers (a wide board's cells rising one a step
@@ -307,11 +310,9 @@ def find_invariants(
             )
             counts += [pair for pair in pairs if prover.counts_steps(pair, state, budget)]
             counters += counts
-            limits = [  # a clock tells the depth, but not how far a count can have moved
-                limit
-                for limit in (_limit_candidates(counted, features) if not counts else [])
-                if prover.keeps_limit(limit, state, budget)
-            ]
+            # a clock tells the depth, but not how far a count can have moved
+            limit_candidates = _limit_candidates(counted, features) if not counts else []
+            limits = prover.kept_limits(limit_candidates, state, budget)
             for balance in _balance_candidates(changes, registers + features, budget):
                 if balance.encoding_size > MAX_BALANCE_ENCODING:
                     continue
@@ -1013,11 +1014,21 @@ class _Induction:
         """Whether every step moves the limit's count by 0 or 1 its way, by k-induction
         (`_k_induction`)."""
         for k in INDUCTION_DEPTHS:
-            broken = partial(self._beyond, limit)
-            proved = self._k_induction(broken, state, budget, k)
+            proved = self._k_induction(partial(self._beyond, limit), state, budget, k)
             if proved is not None:
                 return proved
         return False
+
+    def kept_limits(self, limits: list[Limit], state, budget: Budget) -> list[Limit]:
+        """The limits `keeps_limit` proves, each within LIMIT_SHARE of the time left."""
+        kept = []
+        for limit in limits:
+            try:
+                if self.keeps_limit(limit, state, budget.part(share=LIMIT_SHARE)):
+                    kept.append(limit)
+            except OutOfBudget:
+                budget.check()  # only the limit's share ran out
+        return kept
 
     def _beyond(self, limit: Limit, t: int) -> Lit:
         """A solver literal (fresh): the step from layer t moves the limit's count against
