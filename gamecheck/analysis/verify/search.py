@@ -9,7 +9,8 @@ all reachable states and its answer is complete.
 
 The time budget is shared out: each question in turn gets an equal share of what is left,
 and what the first round leaves unknown is asked again, each in turn with an equal share of
-what remains.
+what remains. Searches share what they prove: the depths below which no such state exists,
+and the shortest game, which an earliest win asks for first where it is still unknown.
 """
 
 from __future__ import annotations
