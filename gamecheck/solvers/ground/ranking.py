@@ -107,19 +107,16 @@ def find_ranking(
     prover = _Monotone(unrolling, proved, budget)
     fluents = [prover.monotone(kind) for kind in _fluent_candidates(system, playouts)]
     options = _options(*fluents)
-    if places:
+    turning = prover.first_progress(options)
+    if turning is None and places:  # the places only where the fluents do not do
         more = [prover.monotone(kind) for kind in _place_candidates(playouts, places)]
-        options += [
-            option
-            for option in _options(*map(list.__add__, fluents, more))
-            if option not in options
-        ]
-    for steps in PROGRESS_STEPS:
-        for turning in options:
-            if prover.progress(turning, steps):
-                terms = tuple((1, candidate.literal) for candidate in turning)
-                most = _largest(system, terms, exclusive)
-                return Ranking(terms, 0, most, steps, _description(turning, steps))
+        wider = _options(*map(list.__add__, fluents, more))
+        turning = prover.first_progress([option for option in wider if option not in options])
+    if turning is not None:
+        candidates, steps = turning
+        terms = tuple((1, candidate.literal) for candidate in candidates)
+        most = _largest(system, terms, exclusive)
+        return Ranking(terms, 0, most, steps, _description(candidates, steps))
     for steps in PROGRESS_STEPS[:POTENTIAL_STEPS]:
         try:
             part = budget.part(share=POTENTIAL_SHARE)
@@ -242,6 +239,15 @@ class _Monotone:
                 break
             active = [c for c in active if not holds(wrong[c], model)]
         return active
+
+    def first_progress(self, options: list[tuple]) -> tuple[tuple, int] | None:
+        """(option, k): the first of `options` (sets of monotone candidates) that every k
+        steps turn, the smallest k of PROGRESS_STEPS first; None if none does."""
+        for steps in PROGRESS_STEPS:
+            for option in options:
+                if self.progress(option, steps):
+                    return option, steps
+        return None
 
     def progress(self, candidates: Sequence[_Monotonic], steps: int) -> bool:
         """Whether every `steps` steps from non-terminal states turn one of the monotone
