@@ -2,6 +2,7 @@
 the candidates a hand-made set of step changes gives, and, on small sheets, that what is
 proved holds in every state the GDL reasoner reaches, at the depth the reasoner reaches it."""
 
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,8 @@ from gamecheck.solvers.ground.balances import balance_combinations
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.invariants import find_invariants
+from gamecheck.solvers.ground.unroll import reaches
+from gamecheck.solvers.sat import holds
 from tests.game_checks import reachable_layers
 
 SHEETS = Path(__file__).parent / "data" / "gdl"
@@ -113,8 +116,8 @@ def test_a_capture_count_balances_the_other_pile_and_is_always_there(monkeypatch
 
 
 def test_a_balance_whose_sum_would_take_a_big_encoding_is_not_tried(monkeypatch):
-    # white's captures c0..c3 weigh 0..3 and black's three stones 1 each: by hand, 7 terms
-    # of total weight 9, a size of 63 (and the same for black's captures)
+    # white's captures c0..c3 pin black's three stones, counted in unary: by hand, 3 x 3
+    # for the count and 4 for the numbers, a size of 13 (and the same for black's captures)
     game = GdlGame.from_file(SHEETS / "captures.kif")
     system = ground(game.rules, "captures")
 
@@ -122,10 +125,55 @@ def test_a_balance_whose_sum_would_take_a_big_encoding_is_not_tried(monkeypatch)
         found = find_invariants(system, seed=3).balances
         return [b.description for b in found if "(captures white _)" in b.description]
 
-    monkeypatch.setattr(invariants, "MAX_BALANCE_ENCODING", 63)
+    monkeypatch.setattr(invariants, "MAX_BALANCE_ENCODING", 13)
     assert len(capture_balances()) == 1
-    monkeypatch.setattr(invariants, "MAX_BALANCE_ENCODING", 62)
+    monkeypatch.setattr(invariants, "MAX_BALANCE_ENCODING", 12)
     assert capture_balances() == []
+
+
+def test_a_register_pinning_a_count_is_proved_only_where_the_count_follows_it():
+    # By hand from captures.kif: each take of white removes one of black's stones and adds
+    # one to white's captures, so captures (0..3) + black's stones = 3 in every state; white's
+    # own stones stay 3 while its captures grow, so captures + white's stones = 3 fails
+    # after white's first take.
+    game = GdlGame.from_file(SHEETS / "captures.kif")
+    system = ground(game.rules, "captures")
+    found = find_invariants(system, seed=3)
+    node = {term_text(f): n for f, n in zip(system.fluents, system.fluent_nodes, strict=True)}
+    numbers = [node[f"(captures white c{n})"] for n in range(4)]
+
+    def captures_and_stones_of(pile: str) -> invariants.Counter:
+        stones = tuple(node[f"(stone {pile} {s})"] for s in (1, 2, 3))
+        return invariants.Counter(
+            features=(*((n, (lit,)) for n, lit in enumerate(numbers)), (1, stones)),
+            start=3,
+            steps=(),
+            description=f"white's captures + {pile}'s stones",
+            rate=0,
+            register=4,
+        )
+
+    holds, fails = captures_and_stones_of("black"), captures_and_stones_of("white")
+    assert holds.pinned == [(numbers[0], 3), (numbers[1], 2), (numbers[2], 1), (numbers[3], 0)]
+    with invariants.CnfUnrolling(system, free_start=True) as unrolling:
+        prover = invariants._Induction(system, unrolling)
+        assert prover.keeps_balance(holds, found.state, Budget()) is True
+        assert prover.keeps_balance(fails, found.state, Budget()) is False
+
+
+def test_counts_in_unary_hold_exactly_where_that_many_literals_do():
+    system = ground(GdlGame.from_file(SHEETS / "captures.kif").rules, "captures")
+    with invariants.CnfUnrolling(system) as unrolling:
+        xs = [unrolling.new_variable() for _ in range(5)]
+        counted = unrolling.count([xs[0], True, *xs[1:3], False])  # True counts one
+        summed = unrolling.merge(unrolling.count(xs[:2]), unrolling.count(xs[2:]))
+        for bits in itertools.product((False, True), repeat=5):
+            model = unrolling.satisfiable(
+                [x if b else -x for x, b in zip(xs, bits, strict=True)], Budget()
+            )
+            for j in range(7):
+                assert holds(reaches(counted, j), model) == (1 + sum(bits[:3]) >= j)
+                assert holds(reaches(summed, j), model) == (sum(bits) >= j)
 
 
 def test_numbers_written_with_a_shared_prefix():

@@ -67,6 +67,7 @@ from gamecheck.solvers.ground.functional import Functional
 from gamecheck.solvers.ground.ranking import Place, Ranking, find_ranking
 from gamecheck.solvers.ground.sampling import Playouts, random_playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
+from gamecheck.solvers.ground.unroll import reaches
 from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
 from gamecheck.solvers.sat import Lit, holds, negate
 
@@ -176,6 +177,30 @@ class Counter:
         return [(lit, rest, self.start - weight) for weight, lit in terms[: self.register]]
 
     @property
+    def pinned(self) -> list[tuple[int, int]] | None:
+        """For a balance of a register against a count (its other terms all weigh the same):
+        per number of the register, its literal and the count it pins (-1 where none
+        fits: the number never holds); None for other sums. Written so, the count is
+        taken once, in unary, where a sum per number would be a weighted sum each."""
+        if not self.register or self.rate:
+            return None
+        terms = self.terms
+        units = {weight for weight, _ in terms[self.register :]}
+        if len(units) != 1:
+            return None
+        (unit,) = units
+        pinned = []
+        for weight, literal in terms[: self.register]:
+            count, left = divmod(self.start - weight, unit)
+            pinned.append((literal, -1 if left or count < 0 else count))
+        return pinned
+
+    @property
+    def counted(self) -> list[int]:
+        """The literals of its terms after the register's."""
+        return [literal for _, literal in self.terms[self.register :]]
+
+    @property
     def terms(self) -> list[tuple[int, int]]:
         """(weight, literal) for every literal of every feature."""
         return [(weight, literal) for weight, literals in self.features for literal in literals]
@@ -194,8 +219,11 @@ class Counter:
 
     @property
     def encoding_size(self) -> int:
-        """Its terms times their total weight: a rough size of its sum's encoding."""
+        """Its terms times their total weight: a rough size of its sum's encoding (of the
+        unary count and the register, where it is `pinned`)."""
         terms = self.terms
+        if self.pinned is not None:
+            return len(self.counted) ** 2 + self.register
         return len(terms) * sum(abs(weight) for weight, _ in terms)
 
 
@@ -1105,10 +1133,58 @@ class _Induction:
         what it is `holding` fails after it."""
         unrolling = self.unrolling
         changed = unrolling.new_variable()
-        change = self._sum_change(balance.terms, t)
         broken = [negate(unrolling.literal(held.literal, t + 1)) for held in balance.holding]
-        unrolling.add_clause([-changed, *self._outside(change, 0, 0), *broken])
+        if balance.pinned is None:
+            broken += self._outside(self._sum_change(balance.terms, t), 0, 0)
+        else:
+            broken += self._unpinned(balance, t)
+        unrolling.add_clause([-changed, *broken])
         return changed
+
+    def _unpinned(self, balance: Counter, t: int) -> list[Lit]:
+        """Solver literals (fresh): the step from layer t, where the balance holds, breaks
+        it. The count after the step is the count its register pinned before, plus the
+        counted literals that rise, less those that fall: written over the few literals a
+        step changes, in unary, it leaves the solver no counting to do. Broken where that
+        differs from the count pinned after, or the numbers after pin different counts."""
+        unrolling = self.unrolling
+        rises, falls = [], []
+        for literal in balance.counted:
+            before, after = unrolling.literal(literal, t), unrolling.literal(literal, t + 1)
+            rises.append(unrolling.conjunction([after, negate(before)]))
+            falls.append(unrolling.conjunction([before, negate(after)]))
+        reached, _, _ = self._pinned(balance, t)
+        after, below, never = self._pinned(balance, t + 1)
+        gained = unrolling.merge(reached, unrolling.count(rises))
+        kept = unrolling.merge(after, unrolling.count(falls))
+        wrong = list(never)
+        pairs = list(zip(after, below, strict=True))
+        for more, less in ((gained, kept), (kept, gained)):
+            pairs += [(literal, negate(reaches(less, j + 1))) for j, literal in enumerate(more)]
+        for first, second in pairs:
+            both = unrolling.conjunction([first, second])
+            if both is not False:
+                wrong.append(both)
+        return wrong
+
+    def _pinned(self, balance: Counter, t: int) -> tuple[list[Lit], list[Lit], list[Lit]]:
+        """At layer t, solver literals: in unary, the most any number of the register that
+        holds pins (x[j]: more than j); y[j]: some number that holds pins j or less; and
+        the numbers that hold and pin no count."""
+        unrolling = self.unrolling
+        most = max((count for _, count in balance.pinned), default=0)
+        holding = [(unrolling.literal(literal, t), count) for literal, count in balance.pinned]
+        above = [
+            negate(unrolling.conjunction([negate(lit) for lit, count in holding if count > j]))
+            for j in range(most)
+        ]
+        below = [
+            negate(
+                unrolling.conjunction([negate(lit) for lit, count in holding if 0 <= count <= j])
+            )
+            for j in range(most)
+        ]
+        return above, below, [lit for lit, count in holding if count < 0]
 
     def _number_skipped(self, counter: Counter, t: int) -> Lit:
         """A solver literal: the step from layer t does not take a clock from its number to

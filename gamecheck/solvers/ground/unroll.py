@@ -83,6 +83,8 @@ class Unrolling(ABC):
         self.layers: list[dict[int, Lit]] = []
         """Per layer, the literals of the nodes made after the plan (query conditions)."""
         self._gates: dict[tuple[int, ...], int] = {}
+        self._counts: dict[tuple[Lit, ...], list[Lit]] = {}
+        """Per list of literals, their count in unary (`count`)."""
         self._alive: list[Lit] = [True]
         self.invariants = None
         self._constrained_layers = 0
@@ -274,6 +276,38 @@ class Unrolling(ABC):
         kept = [literal for literal in clause if literal is not False]
         self._clause(kept)
 
+    def count(self, literals: Sequence[Lit]) -> list[Lit]:
+        """How many of `literals` hold, in unary: x[j] holds exactly where more than j do.
+        Built once per list of literals."""
+        key = tuple(literals)
+        if key not in self._counts:
+            ones = [True] * sum(1 for literal in literals if literal is True)
+            self._counts[key] = ones + self._unary(
+                [literal for literal in literals if not isinstance(literal, bool)]
+            )
+        return self._counts[key]
+
+    def _unary(self, literals: list[int]) -> list[int]:
+        """Fresh literals c where c[j] holds exactly where more than j of `literals` do: a
+        totalizer (Bailleux and Boufkhad, 2003)."""
+        if len(literals) <= 1:
+            return literals
+        half = len(literals) // 2
+        return self.merge(self._unary(literals[:half]), self._unary(literals[half:]))
+
+    def merge(self, a: Sequence[Lit], b: Sequence[Lit]) -> list[int]:
+        """The sum of two numbers in unary (x[j]: more than j), in unary: fresh literals,
+        their clauses both ways."""
+        c = [self.new_variable() for _ in range(len(a) + len(b))]
+        reach_a, reach_b, reach_c = [True, *a, False], [True, *b, False], [True, *c]
+        for i in range(len(a) + 1):
+            for j in range(len(b) + 1):
+                if i + j:  # at least i of a and j of b: at least i + j
+                    self.add_clause([negate(reach_a[i]), negate(reach_b[j]), reach_c[i + j]])
+                if i + j < len(c):  # at most i of a and j of b: at most i + j
+                    self.add_clause([reach_a[i + 1], reach_b[j + 1], -reach_c[i + j + 1]])
+        return c
+
     def add_linear(
         self, terms: Iterable[tuple[int, Lit]], low: int, high: int, condition: Lit = True
     ) -> None:
@@ -297,7 +331,15 @@ class Unrolling(ABC):
 
     def add_balance(self, balance, t: int, condition: Lit = True) -> None:
         """If `condition` holds: the balance's sum at layer t is its start (a balance of
-        solvers/ground/invariants.py, written as its `sums`)."""
+        solvers/ground/invariants.py, written as its `sums`, or as the counts its register
+        pins)."""
+        if balance.pinned is not None:
+            counted = self.count([self.literal(literal, t) for literal in balance.counted])
+            for literal, count in balance.pinned:
+                where = negate(self.conjunction([condition, self.literal(literal, t)]))
+                self.add_clause([where, reaches(counted, count)])
+                self.add_clause([where, negate(reaches(counted, count + 1))])
+            return
         for literal, terms, total in balance.sums:
             where = (
                 condition
@@ -537,6 +579,12 @@ def _ranges(depths: Sequence[int]) -> str:
 
 
 BACKENDS = ("cnf", "cpsat")
+
+
+def reaches(unary: Sequence[Lit], j: int) -> Lit:
+    """A literal that holds exactly where the number written in `unary` (x[i]: more
+    than i) is at least j."""
+    return True if j <= 0 else unary[j - 1] if j <= len(unary) else False
 
 
 def make_unrolling(
