@@ -1148,11 +1148,8 @@ class _Induction:
         step changes, in unary, it leaves the solver no counting to do. Broken where that
         differs from the count pinned after, or the numbers after pin different counts."""
         unrolling = self.unrolling
-        rises, falls = [], []
-        for literal in balance.counted:
-            before, after = unrolling.literal(literal, t), unrolling.literal(literal, t + 1)
-            rises.append(unrolling.conjunction([after, negate(before)]))
-            falls.append(unrolling.conjunction([before, negate(after)]))
+        rises = self._turning(balance.counted, t, rising=True)
+        falls = self._turning(balance.counted, t, rising=False)
         reached, _, _ = self._pinned(balance, t)
         after, below, never = self._pinned(balance, t + 1)
         gained = unrolling.merge(reached, unrolling.count(rises))
@@ -1235,16 +1232,21 @@ class _Induction:
     def _changes(self, literals: tuple[int, ...], count: int, *, at: int, rising: bool):
         """A solver literal: exactly `count` of the literals rise (or fall) from layer `at`
         to the next."""
+        changed = [lit for lit in self._turning(literals, at, rising=rising) if lit is not False]
+        if count > len(changed):
+            return False
+        return _exactly(self.unrolling, changed, count)
+
+    def _turning(self, literals: Iterable[int], at: int, *, rising: bool) -> list[Lit]:
+        """Per circuit literal, a solver literal: it rises (or falls) from layer `at` to the
+        next."""
         unrolling = self.unrolling
-        changed = []
+        turning = []
         for literal in literals:
             before, after = unrolling.literal(literal, at), unrolling.literal(literal, at + 1)
             pair = (after, negate(before)) if rising else (before, negate(after))
-            changed.append(unrolling.conjunction(pair))
-        changed = [lit for lit in changed if lit is not False]
-        if count > len(changed):
-            return False
-        return _exactly(unrolling, changed, count)
+            turning.append(unrolling.conjunction(pair))
+        return turning
 
 
 def _batches(
