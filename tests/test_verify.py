@@ -13,6 +13,8 @@ from gamecheck.analysis.verify.search import Verifier
 from gamecheck.analysis.verify.text import verification_text
 from gamecheck.budget import OutOfBudget
 from gamecheck.cli import main
+from gamecheck.solvers.ground.sampling import Playouts
+from gamecheck.solvers.ground.unroll import Unrolling
 
 SHEETS = Path(__file__).parent / "data" / "gdl"
 
@@ -69,6 +71,30 @@ def test_a_stuck_role_is_refuted_with_the_shortest_counterexample(backend):
     assert not game.is_terminal(last) and game.legal(last, "p") == []
     assert result.shortest_game.status == "none"
     assert result.earliest_win["p"].status == "none"
+
+
+def test_a_counterexample_found_stands_when_the_search_for_a_shorter_one_runs_out(monkeypatch):
+    # broken_stuck.kif: the only stuck state is after (tick, tick). No random playout finds
+    # it; the solver does, then runs out of time checking that no shorter line exists: the
+    # line found still refutes playability.
+    monkeypatch.setattr(Playouts, "find", lambda *_: None)
+    found = []
+    search = Unrolling.find
+
+    def find_then_run_out(self, condition, depths, budget):
+        if found and self.question == "playability":
+            raise OutOfBudget("the time limit ran out")
+        line = search(self, condition, depths, budget)
+        if line is not None and self.question == "playability":
+            found.append(line)
+        return line
+
+    monkeypatch.setattr(Unrolling, "find", find_then_run_out)
+    sheet = str(SHEETS / "broken_stuck.kif")
+    result = verify_game(sheet, horizon=40, exhaustive=False, time_limit=10)
+    assert len(found) == 1
+    assert result.playability.status == "refuted"
+    assert result.playability.witness == (("tick",), ("tick",))
 
 
 # p may go on (three goes win for p) or halt at once (a loss for p, a win for q).

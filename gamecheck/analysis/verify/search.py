@@ -114,6 +114,10 @@ class Verifier:
         self._steps_needed: dict[int, int] = {}
         """Condition -> no state satisfying it is reachable in fewer steps (proved by a
         weighted sum, solvers/ground/distance.py)."""
+        self._shortest_found: dict[int, Line] = {}
+        """Condition -> the shortest line of play to a state satisfying it found so far (a
+        search that runs out of time keeps it: the next round, or a refutation, goes on from
+        it)."""
         self._none_before: dict[int, int] = {}
         """Condition -> no state satisfying it is reachable in fewer steps (proved by the
         searches so far: a search asked again, in the next round or by another question,
@@ -512,7 +516,7 @@ class Verifier:
         left: if that runs out, the search goes on one depth at a time (one depth of a
         window is often far harder than the rest: each one proved empty, or the hard one
         found, is then kept)."""
-        best = best or self._playout_line(condition, lower)
+        best = _shorter(best or self._playout_line(condition, lower), self._found(condition))
         if best is None and self._impossible(condition):
             return None
         stop = self._depths().stop
@@ -531,7 +535,7 @@ class Verifier:
                 width = widest = 1
                 continue
             if shorter is not None:
-                best = shorter
+                best = self._keep(condition, shorter)
                 break
             low = self._none_until(condition, high)
             if counted:
@@ -545,8 +549,16 @@ class Verifier:
             if shorter is None:
                 low = self._none_until(condition, middle + 1)
             else:
-                best = shorter
+                best = self._keep(condition, shorter)
         return best
+
+    def _found(self, condition: int) -> Line | None:
+        return self._shortest_found.get(condition)
+
+    def _keep(self, condition: int, line: Line) -> Line:
+        """`line`, kept as the shortest found to a state satisfying `condition`."""
+        self._shortest_found[condition] = _shorter(line, self._found(condition))
+        return line
 
     def _none_until(self, condition: int, depth: int) -> int:
         """The most steps before which no state satisfying `condition` is reachable, as
@@ -558,16 +570,18 @@ class Verifier:
     def _refutation(self, condition: int, claim: Callable[[Game, object], bool]):
         """(line, witness): the shortest line of play to a state satisfying `condition`,
         checked to end as `claim` says; None if no such state is reachable. A line a random
-        playout plays is checked first and stands if the search for a shorter one runs out
-        of time: it refutes as well as the shortest."""
+        playout plays is checked first; it, or a shorter line the search found, stands if
+        the search for the shortest runs out of time: it refutes as well as the shortest
+        (replayed, and described by the question, within the whole budget left)."""
         known = self._playout_line(condition)
         witness = None if known is None else self._checked(known, claim)
         try:
             line = self._shortest(condition, best=known)
         except OutOfBudget:
-            if known is None:
+            line = _shorter(known, self._found(condition))
+            if line is None:
                 raise
-            return known, witness
+            self._use(self.whole_budget)  # the question's share is spent: replay the line
         if line is None:
             return None
         return line, witness if line is known else self._checked(line, claim)
@@ -847,3 +861,10 @@ def ends_with_goals(vector: tuple):
         return game.is_terminal(state) and _goal_values(game, state) == expected
 
     return claim
+
+
+def _shorter(line: Line | None, other: Line | None) -> Line | None:
+    """The shorter of two lines of play (the first on a tie), either of which may be None."""
+    if line is None or (other is not None and other.depth < line.depth):
+        return other
+    return line
