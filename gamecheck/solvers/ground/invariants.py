@@ -55,7 +55,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import partial
+from functools import cached_property, partial
 
 import numpy as np
 
@@ -167,16 +167,17 @@ class Counter:
     def sums(self) -> list[tuple[int | None, list[tuple[int, int]], int]]:
         """The balance in a state as (literal, terms, total): where the literal holds (always,
         where it is None), the weights of the true terms add up to the total. With a
-        register, one for each of its numbers, over the other terms: a count of pieces
-        pinned by the number, which propagates where a sum of both would not (unless
-        that takes more than SPLIT_TERMS terms, as a step counter's hundred numbers would)."""
+        register whose other terms weigh differently (else it is `pinned`), one for each of
+        its numbers, over the other terms: a weighted count pinned by the number, which
+        propagates where a sum of both would not (unless that takes more than SPLIT_TERMS
+        terms, as a step counter's hundred numbers would)."""
         terms = self.terms
         if not self.register or self.register * (len(terms) - self.register) > SPLIT_TERMS:
             return [(None, terms, self.start)]
         rest = terms[self.register :]
         return [(lit, rest, self.start - weight) for weight, lit in terms[: self.register]]
 
-    @property
+    @cached_property
     def pinned(self) -> list[tuple[int, int]] | None:
         """For a balance of a register against a count (its other terms all weigh the same):
         per number of the register, its literal and the count it pins (-1 where none
@@ -1150,8 +1151,9 @@ class _Induction:
         unrolling = self.unrolling
         rises = self._turning(balance.counted, t, rising=True)
         falls = self._turning(balance.counted, t, rising=False)
-        reached, _, _ = self._pinned(balance, t)
-        after, below, never = self._pinned(balance, t + 1)
+        reached = self._most_pinned(balance, t)
+        after = self._most_pinned(balance, t + 1)
+        below, never = self._pin_conflicts(balance, t + 1)
         gained = unrolling.merge(reached, unrolling.count(rises))
         kept = unrolling.merge(after, unrolling.count(falls))
         wrong = list(never)
@@ -1164,24 +1166,27 @@ class _Induction:
                 wrong.append(both)
         return wrong
 
-    def _pinned(self, balance: Counter, t: int) -> tuple[list[Lit], list[Lit], list[Lit]]:
-        """At layer t, solver literals: in unary, the most any number of the register that
-        holds pins (x[j]: more than j); y[j]: some number that holds pins j or less; and
-        the numbers that hold and pin no count."""
+    def _most_pinned(self, balance: Counter, t: int) -> list[Lit]:
+        """At layer t, in unary, the most any number of the register that holds pins (x[j]:
+        more than j), as solver literals."""
+        most = _most_pinned_count(balance)
+        return [self._some_number(balance, t, j + 1, most) for j in range(most)]
+
+    def _pin_conflicts(self, balance: Counter, t: int) -> tuple[list[Lit], list[Lit]]:
+        """At layer t, solver literals: y[j]: some number of the register that holds pins j
+        or less; and the numbers that hold and pin no count."""
+        below = [self._some_number(balance, t, 0, j) for j in range(_most_pinned_count(balance))]
+        never = [self.unrolling.literal(lit, t) for lit, count in balance.pinned if count < 0]
+        return below, never
+
+    def _some_number(self, balance: Counter, t: int, low: int, high: int) -> Lit:
+        """A solver literal: at layer t some number of the register holds that pins a count
+        from `low` to `high`."""
         unrolling = self.unrolling
-        most = max((count for _, count in balance.pinned), default=0)
-        holding = [(unrolling.literal(literal, t), count) for literal, count in balance.pinned]
-        above = [
-            negate(unrolling.conjunction([negate(lit) for lit, count in holding if count > j]))
-            for j in range(most)
+        numbers = [
+            unrolling.literal(lit, t) for lit, count in balance.pinned if low <= count <= high
         ]
-        below = [
-            negate(
-                unrolling.conjunction([negate(lit) for lit, count in holding if 0 <= count <= j])
-            )
-            for j in range(most)
-        ]
-        return above, below, [lit for lit, count in holding if count < 0]
+        return negate(unrolling.conjunction([negate(number) for number in numbers]))
 
     def _number_skipped(self, counter: Counter, t: int) -> Lit:
         """A solver literal: the step from layer t does not take a clock from its number to
@@ -1247,6 +1252,10 @@ class _Induction:
             pair = (after, negate(before)) if rising else (before, negate(after))
             turning.append(unrolling.conjunction(pair))
         return turning
+
+
+def _most_pinned_count(balance: Counter) -> int:
+    return max((count for _, count in balance.pinned), default=0)
 
 
 def _batches(
