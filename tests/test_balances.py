@@ -28,7 +28,8 @@ def test_balance_candidates_of_hand_made_step_changes():
     # a B and turns C on (Co off). By hand: A - B + C and A - B - Co never change (one of
     # them is enough: the first); so does C + Co, but both are single fluents (a state
     # invariant's business); R counts the fluents of A and B, so R - A - B is zero by
-    # definition; D changes like A, E never.
+    # definition; D changes like A, so A - D never changes (weighed only against A); E
+    # never changes.
     changes = {
         "A": ((1, 0), (0, 1)),
         "B": ((0, 1), (2, 3)),
@@ -44,7 +45,20 @@ def test_balance_candidates_of_hand_made_step_changes():
     fluents = [dict.fromkeys(fluents, 1) for _, fluents in changes.values()]
     found = balance_combinations(steps, fluents, Budget())
     named = {tuple((weight, names[j]) for weight, j in combination) for combination in found}
-    assert named == {((1, "A"), (-1, "B"), (1, "C"))}
+    assert named == {((1, "A"), (-1, "B"), (1, "C")), ((1, "A"), (-1, "D"))}
+
+
+def test_two_boards_that_fill_alike_keep_as_many_marks_each():
+    # two_boards.kif: every step puts one mark on each board, so b1's marks - b2's marks is
+    # always 0, though each board's count alone only grows.
+    game = GdlGame.from_file(SHEETS / "two_boards.kif")
+    system = ground(game.rules, "two_boards")
+    found = find_invariants(system, seed=0)
+    descriptions = [balance.description for balance in found.balances]
+    boards = "b1 as argument 1", "b2 as argument 1"
+    assert any(all(board in text for board in boards) for text in descriptions), descriptions
+    for depth, counter, total in _reached_sums(game, system, found.counters + found.balances):
+        assert total == counter.start + counter.rate * depth, counter.description
 
 
 def test_balances_and_counters_of_tictactoe_hold_where_the_reasoner_goes():

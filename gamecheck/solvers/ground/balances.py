@@ -30,15 +30,17 @@ def balance_combinations(
 ) -> list[Combination]:
     """Sums of two or three features, with weights +1 or -1, that no sampled step changes:
     `deltas[j]` is how each step changed feature j's count, `fluents[j]` what each fluent it
-    counts adds to it. Left out: features that no step changes or that change like an
-    earlier one, and sums that are not `_useful`."""
+    counts adds to it. Left out: features that no step changes, and sums that are not
+    `_useful`; a feature that changes like an earlier one is only weighed against it, last
+    (where there is room)."""
     if not deltas or not len(deltas[0]):
         return []
     patterns = np.unique(np.array(deltas).T, axis=0).T  # the ways steps change features
-    first: dict[bytes, int] = {}
+    alike: dict[bytes, list[int]] = {}
     for j, row in enumerate(patterns):
         if row.any():
-            first.setdefault(row.tobytes(), j)
+            alike.setdefault(row.tobytes(), []).append(j)
+    first = {pattern: features[0] for pattern, features in alike.items()}
     moving = sorted(first.values())
     constant = {frozenset(fluents[j]) for j, row in enumerate(patterns) if not row.any()}
     found: list[Combination] = []
@@ -54,6 +56,12 @@ def balance_combinations(
         # invariants: x - o + (x to move) and x - o - (o to move)
         if len(found) >= BALANCE_CANDIDATES:
             break
+    found += [  # two boards that fill alike, one stone each a step: as many stones on each
+        ((1, features[0]), (-1, k))
+        for features in alike.values()
+        for k in features[1:]
+        if _useful(((1, features[0]), (-1, k)), fluents, constant)
+    ][: max(0, BALANCE_CANDIDATES - len(found))]
     return found[:BALANCE_CANDIDATES]
 
 
