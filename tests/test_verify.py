@@ -310,6 +310,27 @@ def test_a_game_longer_than_the_horizon_without_a_loop_stays_unknown():
     assert not result.complete
 
 
+def test_a_line_another_question_played_settles_the_longest_game(monkeypatch):
+    # fill_or_stop.kif: every game ends within 8 steps (the counted bound) and some lasts 8
+    # (fill every cell). Here no search may look for a non-terminal state after 7 steps, so
+    # the first round cannot show that 8 is reached. The outcomes question replays a line of
+    # 8 steps (the win); its first 7 steps lead to a non-terminal state with a legal action,
+    # which settles the longest game in the second round: 8 steps.
+    monkeypatch.setattr(Playouts, "find", lambda *_: None)
+    search = Unrolling.find
+
+    def no_search_at_step_7(self, condition, depths, budget):
+        if condition == -self.system.terminal and 7 in depths:
+            raise OutOfBudget("the time limit ran out")
+        return search(self, condition, depths, budget)
+
+    monkeypatch.setattr(Unrolling, "find", no_search_at_step_7)
+    result = verify_game(str(SHEETS / "fill_or_stop.kif"), exhaustive=False)
+    assert (result.longest_game.status, result.longest_game.value) == ("proved", 8)
+    game, last = replays_to("fill_or_stop.kif", result.longest_game.witness)
+    assert len(result.longest_game.witness) == 8 and game.is_terminal(last)
+
+
 def test_a_time_limit_between_the_bounds_keeps_them(monkeypatch):
     # fill_or_stop.kif: seven of the eight cells filled is still play, eight filled ends the
     # game, so every game ends within 8 steps and some lasts 8. The time runs out as the

@@ -101,8 +101,11 @@ class Verifier:
         no terminal state is reachable)."""
         self.deepest: int | None = None
         """The last depth any question needs: one past the deepest non-terminal state."""
-        self.longest_line = 0
-        """The most steps of a line of play replayed so far (any question's)."""
+        self.longest_line: Line | None = None
+        """The longest line of play replayed so far (any question's): every state on it
+        before its last is non-terminal."""
+        self._nonterminal: dict[int, Line | None] = {}
+        """Depth -> a line of play to a non-terminal state that deep (None: none is)."""
         self.ends_within: int | None = None
         """Every game ends within this many steps, beyond the horizon (by the invariants)."""
         self.last_states: dict[tuple, tuple] = {}
@@ -177,11 +180,12 @@ class Verifier:
         question has found so far."""
         self.progress("longest game")
         nonterminal = -self.system.terminal
-        if self._find(nonterminal, [0]) is None:
+        if self._nonterminal_at(0) is None:
             self.deepest = 0
             return self._longest_ending_by(0)
         # non-terminal at `low`: a line replayed or a playout passed a non-terminal state there
-        low = max(self.longest_line - 1, self._deepest_playout_state())
+        replayed = 0 if self.longest_line is None else self.longest_line.depth
+        low = max(replayed - 1, self._deepest_playout_state())
         high = self._counted_bound(nonterminal)  # non-terminal at low, none from high on
         if high is not None and high > self.horizon:
             self.ends_within = high
@@ -201,17 +205,17 @@ class Verifier:
             if probe == low:
                 self.deepest = self.horizon
                 return self._endless()
-            if self._find(nonterminal, [probe]) is None:
+            if self._nonterminal_at(probe) is None:
                 high = probe
             else:
                 low = probe
         self.deepest = high
         try:
-            if high - 1 > low and self._find(nonterminal, [high - 1]):
+            if high - 1 > low and self._nonterminal_at(high - 1):
                 low = high - 1
             while high - low > 1:
                 middle = (low + high) // 2
-                if self._find(nonterminal, [middle]) is not None:
+                if self._nonterminal_at(middle) is not None:
                     low = middle
                 else:
                     self.deepest = high = middle
@@ -224,6 +228,17 @@ class Verifier:
                 f"{high} steps (no non-terminal state is reachable at depth {high}), and "
                 f"some game lasts {low + 1} or more",
             )
+
+    def _nonterminal_at(self, depth: int) -> Line | None:
+        """A line of play to a non-terminal state after `depth` steps, None if none is
+        reachable: the start of the longest line replayed, if it is longer, or the line
+        found before at that depth, else one searched for."""
+        replayed = self.longest_line
+        if replayed is not None and replayed.depth > depth:
+            return Line(replayed.steps[:depth])
+        if depth not in self._nonterminal:
+            self._nonterminal[depth] = self._find(-self.system.terminal, [depth])
+        return self._nonterminal[depth]
 
     def _deepest_playout_state(self) -> int:
         """The deepest step at which a random playout was in a non-terminal state (0 if
@@ -318,7 +333,7 @@ class Verifier:
         state at or before it. Where a non-terminal state at `depth` - 1 has legal actions,
         any joint action there ends the game at `depth`."""
         detail = f"no non-terminal state is reachable at depth {depth}"
-        before = self._find(-self.system.terminal, [depth - 1]) if depth > 0 else None
+        before = self._nonterminal_at(depth - 1) if depth > 0 else None
         if before is not None:
             legal = self.system.legal_actions(self._final_state(before))
             if all(legal):
@@ -772,7 +787,8 @@ class Verifier:
                     f"({line.depth} steps) {failure}"
                 )
             self.last_states.setdefault(witness, (game, states[-1]))
-        self.longest_line = max(self.longest_line, line.depth)
+        if self.longest_line is None or line.depth > self.longest_line.depth:
+            self.longest_line = line
         return witness
 
 
