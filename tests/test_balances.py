@@ -11,7 +11,7 @@ from gamecheck.analysis.verify.pipeline import verify_game
 from gamecheck.budget import Budget
 from gamecheck.gdl.terms import term_text
 from gamecheck.models.sheet import GdlGame
-from gamecheck.solvers.ground import invariants
+from gamecheck.solvers.ground import action_cases, invariants
 from gamecheck.solvers.ground.balances import balance_combinations
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.grounder import ground
@@ -289,21 +289,22 @@ def test_a_limit_broken_by_the_first_step_alone_is_not_proved():
 
 
 def test_proofs_asked_case_by_case_on_the_actions_prove_the_same(monkeypatch):
-    # With no time for a query asked whole, every induction query is split into one case
-    # per joint action: the same invariants are proved (the capture balance among them,
-    # worked out by hand above), and each holds where the GDL reasoner goes.
+    # With no time for a query asked whole, every induction query is split into groups of
+    # actions and those into one case per joint action: the same invariants are proved (the
+    # capture balance among them, worked out by hand above), and each holds where the GDL
+    # reasoner goes.
     game = GdlGame.from_file(SHEETS / "captures.kif")
     system = ground(game.rules, "captures")
     whole = find_invariants(system, seed=3)
     asked = []
-    split = invariants._Induction._satisfiable_by_cases
+    split = action_cases.ActionCases.satisfiable
 
     def counted(self, assumptions, t, budget, role=0):
         asked.append(role)
         return split(self, assumptions, t, budget, role)
 
-    monkeypatch.setattr(invariants._Induction, "_satisfiable_by_cases", counted)
-    monkeypatch.setattr(invariants, "CASE_SECONDS", 0.0)
+    monkeypatch.setattr(action_cases.ActionCases, "satisfiable", counted)
+    monkeypatch.setattr(action_cases, "CASE_SECONDS", 0.0)
     by_cases = find_invariants(system, seed=3)
     assert len(system.roles) in asked  # some query was asked with every action fixed
     assert [i.description for i in by_cases.state] == [i.description for i in whole.state]

@@ -61,6 +61,7 @@ import numpy as np
 
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.gdl.terms import Term, term_text
+from gamecheck.solvers.ground.action_cases import ActionCases
 from gamecheck.solvers.ground.balances import balance_combinations
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.functional import Functional
@@ -117,9 +118,6 @@ LIMIT_TERMS = 1 << 16
 """A limit bounds its count at each layer until the count could reach its end (its room to
 move): at most this many literals over those layers (a wide board's cells rising one a step
 for a whole game would cost each layer's solver thousands of clauses)."""
-CASE_SECONDS = 0.5
-"""An induction step still open after this long is split into cases, one per action of a
-role (`_Induction._satisfiable_by_cases`)."""
 MAX_BATCH = 1024
 """Candidates run to a Houdini fixpoint of their own before the next are tried."""
 BATCH_SHARE = 0.25
@@ -853,6 +851,7 @@ class _Induction:
         self.system = system
         self.unrolling = unrolling
         self.step = self.unrolling.alive(1)
+        self.cases = ActionCases(unrolling)
         self.statistics = dict.fromkeys(
             (
                 "houdini_batches",
@@ -949,7 +948,7 @@ class _Induction:
             assumptions = [self.step, broken, assumed, *(switches[c] for c in active)]
             self.statistics["houdini_sat_calls"] += 1
             try:
-                model = self._satisfiable_by_cases(assumptions, 0, budget)
+                model = self.cases.satisfiable(assumptions, 0, budget)
             finally:
                 unrolling.add_clause([-broken])
             if model is False:
@@ -1077,35 +1076,13 @@ class _Induction:
         assumptions = [unrolling.alive(k + 1), kept, broken(k)]
         for invariant in state:
             assumptions += [unrolling.literal(invariant.literal, t) for t in range(k + 2)]
-        if self._satisfiable_by_cases(assumptions, k, budget) is not False:
+        if self.cases.satisfiable(assumptions, k, budget) is not False:
             return None
         initial = self._initial_state()
         return all(
             unrolling.satisfiable([*initial, unrolling.alive(t + 1), broken(t)], budget) is False
             for t in range(k)
         )
-
-    def _satisfiable_by_cases(self, assumptions: list[Lit], t: int, budget: Budget, role: int = 0):
-        """A model of `assumptions` or False (as `satisfiable`), with every role's action at
-        step t from `role` on left free: asked whole for CASE_SECONDS, then, if still open,
-        case by case on the role's action, each case asked the same way with the next
-        role's action left free. Fixing the actions of the step fixes which fluents change,
-        which a solver that must also count the changes may take long to work out alone
-        (a balance of checkers' pieces: 15 s whole, 5 s by cases)."""
-        unrolling = self.unrolling
-        if role == len(self.system.roles):
-            return unrolling.satisfiable(assumptions, budget)
-        try:
-            return unrolling.satisfiable(assumptions, budget.part(CASE_SECONDS))
-        except OutOfBudget:
-            budget.check()  # only the case's share ran out
-        for action in range(len(self.system.actions[role])):
-            does = unrolling.does(role, action, t)
-            if does is not False:
-                model = self._satisfiable_by_cases([*assumptions, does], t, budget, role + 1)
-                if model is not False:
-                    return model
-        return False
 
     def _initial_state(self) -> list[Lit]:
         """Assumptions that make layer 0 the initial state."""
