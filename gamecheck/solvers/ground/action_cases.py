@@ -3,9 +3,11 @@
 A step that a SAT solver does not settle quickly often falls apart once the actions are
 fixed: they fix which fluents change, which a solver that must also count the changes may
 take long to work out alone (a balance of checkers' pieces: 15 s whole, 5 s by cases). A
-role with many actions is split by the parts of their terms, the name and first argument
-first: amazons' 1521 actions a role fall into (move x), then (move x y) and then single
-actions, so that one quick answer settles a whole group where most cases are alike.
+role's actions are split by the atoms their terms start with: amazons' 1521 actions a role
+fall into (fire ...) and (move ...), these into (move x ...), then (move x y ...), and last
+single actions, so that one quick answer settles a group of alike cases (its invariants:
+more than 120 s one action at a time, 44 s by groups). Where a group is as hard as its
+cases, its time is lost (checkers: 10-20% more than one action at a time).
 """
 
 from __future__ import annotations
