@@ -2,6 +2,8 @@
 
 import itertools
 import json
+import re
+import time
 from pathlib import Path
 
 import pytest
@@ -11,10 +13,11 @@ from gamecheck.analysis.replay import replay_line
 from gamecheck.analysis.verify.pipeline import verify_game
 from gamecheck.analysis.verify.search import Verifier
 from gamecheck.analysis.verify.text import verification_text
-from gamecheck.budget import OutOfBudget
+from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.cli import main
-from gamecheck.solvers.ground.sampling import Playouts
-from gamecheck.solvers.ground.unroll import Unrolling
+from gamecheck.solvers.ground.grounder import ground
+from gamecheck.solvers.ground.sampling import Playouts, random_playouts
+from gamecheck.solvers.ground.unroll import Unrolling, make_unrolling
 
 SHEETS = Path(__file__).parent / "data" / "gdl"
 
@@ -349,3 +352,33 @@ def test_a_time_limit_between_the_bounds_keeps_them(monkeypatch):
     assert (result.termination.status, result.termination.value) == ("proved", 8)
     assert result.defects == [] and "termination" not in result.unknown
     assert result.complete and "(all reachable states)" in result.playability.detail
+
+
+def test_a_shortest_game_cut_short_tells_the_bounds_it_reached(monkeypatch):
+    # hanoi.kif: three discs take 7 moves at least, and step 10 ends every game, so every
+    # game ends after 7 to 10 steps. Here a search for a terminal state 5 or more steps deep
+    # runs until its budget ends: depths 0 to 4 are searched, and the answer is unknown,
+    # with "none in fewer than 5" and the shortest line a random playout played (7 to 10).
+    search = Unrolling.find
+
+    def slow_from_step_5(self, condition, depths, budget):
+        if condition == self.system.terminal and max(depths) >= 5:
+            while not budget.expired:
+                time.sleep(0.01)
+            raise OutOfBudget("the time limit ran out")
+        return search(self, condition, depths, budget)
+
+    monkeypatch.setattr(Unrolling, "find", slow_from_step_5)
+    game = load_game(str(SHEETS / "hanoi.kif"))
+    system = ground(game.rules, "hanoi")
+    playouts = random_playouts(system, 64, max_steps=20)
+    verifier = Verifier(make_unrolling(system, "cnf"), [game], horizon=20, playouts=playouts)
+    answer = verifier._timed("shortest_game", verifier.shortest_game, Budget(1.0))
+    assert answer.status == "unknown"
+    bounds = re.fullmatch(
+        r"the time limit ran out between bounds: no game ends in fewer than 5 steps, "
+        r"and one ends after (\d+) \(a line of play replayed\)",
+        answer.detail,
+    )
+    assert bounds is not None, answer.detail
+    assert 7 <= int(bounds.group(1)) <= 10

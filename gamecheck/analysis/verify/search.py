@@ -58,6 +58,9 @@ ENDING_SHARE = 0.5
 """Where the shortest game is still unknown, the share of an earliest win's time that goes on
 its search first: every win is at least as deep, and the depths just below the shortest game
 are often the hard ones (checkers), which the questions then search once for all."""
+BOUNDS_SHARE = 0.1
+"""The share of the time left that replaying the shortest line found behind an unknown
+shortest game or earliest win may take (it tells how deep the answer is at most)."""
 TEAMS = " teams"
 """The teams question's key among the questions (no role can have this name)."""
 
@@ -420,7 +423,7 @@ class Verifier:
         win = self.system.goals[role].get(WIN)
         if win is None:
             return Answer(NONE, detail=f"the rules never give {name} {WIN}")
-        condition = self.system.circuit.conj([self.system.terminal, win])
+        condition = self._win_condition(role)
         ending = self._shortest_ending_first()
         lower = max(self.shortest_depth, self._none_before.get(self.system.terminal, 0))
         won = ending is not None and _value(self.system.evaluate(self._final_state(ending)), win)
@@ -430,6 +433,10 @@ class Verifier:
                 NONE, detail=f"no reachable terminal state gives {name} {WIN} {self._bound()}"
             )
         return Answer(FOUND, line.depth, self._checked(line, _ends_with_goal(role, WIN)))
+
+    def _win_condition(self, role: int) -> int:
+        """A terminal state that gives the role WIN (the role has WIN among its goals)."""
+        return self.system.circuit.conj([self.system.terminal, self.system.goals[role][WIN]])
 
     def teams(self, outcomes: Outcomes) -> Answer:
         """Roles whose goals are equal in every reachable terminal state (analysis/teams.py):
@@ -499,8 +506,39 @@ class Verifier:
         try:
             answer = question()
         except OutOfBudget:
-            answer = Answer(UNKNOWN, detail=budget.stop_reason())
+            answer = self._unsettled(name, budget.stop_reason())
         return replace(answer, seconds=budget.seconds)
+
+    def _unsettled(self, name: str, reason: str) -> Answer:
+        """The answer of a question whose time ran out (`reason`): unknown, with the bounds
+        the searches reached for the shortest game and the earliest wins: the depth below
+        which none is proved to end (as asked), and the shortest line found that does,
+        replayed within BOUNDS_SHARE of the time left (left out if that runs out). Where
+        the two meet, the answer is that line's."""
+        terminal, roles = self.system.terminal, self.system.roles
+        if name == "shortest_game":
+            condition, claim, none, some = terminal, ends_terminal, "no game ends", "one ends"
+        elif name in roles and WIN in self.system.goals[roles.index(name)]:
+            role = roles.index(name)
+            condition, claim = self._win_condition(role), _ends_with_goal(role, WIN)
+            none, some = f"no terminal state gives {name} {WIN}", "one does"
+        else:
+            return Answer(UNKNOWN, detail=reason)
+        least = max(self._none_before.get(condition, 0), self._none_before.get(terminal, 0))
+        try:
+            with self._within(self.whole_budget.part(share=BOUNDS_SHARE)):
+                line = _shorter(self._playout_line(condition, least), self._found(condition))
+                witness = None if line is None else self._checked(line, claim)
+        except OutOfBudget:
+            line = None
+        if line is not None and line.depth <= least:
+            return Answer(PROVED if condition == terminal else FOUND, line.depth, witness)
+        bounds = [f"{none} in fewer than {least} steps"] if least else []
+        if line is not None:
+            bounds.append(f"{some} after {line.depth} (a line of play replayed)")
+        if len(bounds) == 2:
+            return Answer(UNKNOWN, detail=f"{reason} between bounds: {bounds[0]}, and {bounds[1]}")
+        return Answer(UNKNOWN, detail=": ".join([reason, *bounds]))
 
     def _impossible(self, condition: int) -> bool:
         """Whether no state satisfying the invariants satisfies `condition`."""
