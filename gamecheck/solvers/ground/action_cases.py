@@ -46,7 +46,8 @@ class ActionCases:
     def _split(self, assumptions, t: int, budget: Budget, role: int, members, length: int):
         """`satisfiable` with the role's action one of `members`, asked per group of
         members whose terms start alike (the first `length` atoms, or more where that does
-        not split them): a group still open after CASE_SECONDS is split further."""
+        not split them): a group still open after CASE_SECONDS is split further, and one of more
+        than half of the members is split without asking it whole."""
         groups, length = self._groups(role, members, length)
         for group in groups:
             if len(group) == 1:
@@ -54,6 +55,8 @@ class ActionCases:
                 if does is False:
                     continue
                 model = self.satisfiable([*assumptions, does], t, budget, role + 1)
+            elif 2 * len(group) > len(members):  # as hard as the whole: split at once
+                model = self._split(assumptions, t, budget, role, group, length + 1)
             else:
                 some = [*assumptions, self._some_of(role, group, t)]
                 try:
