@@ -296,3 +296,31 @@ def test_goal_defined_through_the_negation_of_another_goal():
     assert game.is_terminal(finished) and game.goals(finished) == (100,)
     once = game.next(game.next(game.initial_state(), ["inc"]), ["stop"])
     assert game.goals(once) == (0,)
+
+
+SQUARES = """
+(role p)
+(index 1) (index 2) (index 3) (index 4)
+(succ 1 2) (succ 2 3) (succ 3 4)
+(<= (init (cell ?x ?y x)) (index ?x) (index ?y))
+(<= (square ?x ?y ?x ?y2 ?x2 ?y ?x2 ?y2) (succ ?x ?x2) (succ ?y ?y2))
+(<= quad (true (cell ?x1 ?y1 x)) (true (cell ?x2 ?y2 x)) (true (cell ?x3 ?y3 x))
+    (true (cell ?x4 ?y4 x)) (square ?x1 ?y1 ?x2 ?y2 ?x3 ?y3 ?x4 ?y4))
+(legal p noop)
+(<= (next (cell ?x ?y ?m)) (true (cell ?x ?y ?m)))
+(<= terminal quad)
+(<= (goal p 100) quad)
+(<= (goal p 0) (not quad))
+"""
+
+
+def test_four_cells_of_a_square_are_joined_through_the_square_not_multiplied_out():
+    # A full 4 x 4 board of x holds 9 unit squares. Joined through the square, the rule looks
+    # up 16 first corners, the square at each (9 found), then the other three corners of
+    # each square: 1 + 16 + 9 * 3 = 44 lookups. Any order that pairs two cells before the
+    # square looks up a second cell for each of the 16 first ones and a third for each of
+    # the 16 * 16 pairs: more than 256.
+    game = GdlGame.from_text(SQUARES, "squares")
+    before = game.reasoner.statistics.lookups
+    assert game.is_terminal(game.initial_state())
+    assert game.reasoner.statistics.lookups - before < 16 * 16

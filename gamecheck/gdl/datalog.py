@@ -464,15 +464,19 @@ def _plan(
 
 
 def _selectivity(atom: Atom, bound: set[str], sizes: dict[str, int]) -> tuple:
-    """How good a next lookup `atom` is: a pure check first, then one with a known argument
-    or subterm (a known functor alone does not count) and the fewest new variables (then the
-    most known places, then the smallest relation), else the smallest relation."""
-    new_variables = len(set(variables(atom.term)) - bound)
+    """How good a next lookup `atom` is: a pure check first, then one that shares a bound
+    variable (not a cross product: quad's four cells of a square, bound one by one, multiplied
+    out before the square was looked up), then one with a known argument or subterm (a known
+    functor alone does not count); among those the fewest new variables (then the most known
+    places, then the smallest relation), else the smallest relation."""
+    atom_variables = set(variables(atom.term))
+    new_variables = len(atom_variables - bound)
+    joined = bool(atom_variables & bound)
     keys = sum(path[-1] != 0 or len(path) == 1 for path, _ in _key_paths(atom.args, bound))
     size = sizes.get(atom.relation, DEFAULT_SIZE) or 1
     if keys:
-        return new_variables == 0, True, -new_variables, keys, -size
-    return new_variables == 0, False, -size, 0, 0
+        return new_variables == 0, joined, True, -new_variables, keys, -size
+    return new_variables == 0, joined, False, -size, 0, 0
 
 
 def _key_paths(patterns: tuple, bound: set[str], prefix: Path = ()) -> list[tuple[Path, Term]]:
