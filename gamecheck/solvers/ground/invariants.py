@@ -70,6 +70,7 @@ from gamecheck.solvers.ground.sampling import Playouts, random_playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import reaches
 from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
+from gamecheck.solvers.ground.walks import CounterexampleWalks
 from gamecheck.solvers.sat import Lit, holds, negate
 
 PLAYOUTS = 1024
@@ -315,7 +316,10 @@ def find_invariants(
         exclusions = _exclusions(system, values, budget)
         with CnfUnrolling(system, free_start=True, sat_solver=sat_solver) as unrolling:
             unrolling.budget = budget
-            prover = _Induction(system, unrolling)
+            walks = None
+            if playouts.circuit is not None:
+                walks = CounterexampleWalks(system, playouts, seed)
+            prover = _Induction(system, unrolling, walks)
             proofs = prover.statistics
             state = prover.houdini(candidates, budget=budget.part(share=STATE_SHARE))
             features = _features(system, groups, occupied)
@@ -847,9 +851,16 @@ def _pair_weights(a: np.ndarray, b: np.ndarray) -> tuple[int, int] | None:
 class _Induction:
     """One step from an arbitrary state, in an incremental SAT solver."""
 
-    def __init__(self, system: TransitionSystem, unrolling: CnfUnrolling):
+    def __init__(
+        self,
+        system: TransitionSystem,
+        unrolling: CnfUnrolling,
+        walks: CounterexampleWalks | None = None,
+    ):
         self.system = system
         self.unrolling = unrolling
+        self.walks = walks
+        """Where given, Houdini drops what random walks from each counterexample refute."""
         self.step = self.unrolling.alive(1)
         self.cases = ActionCases(unrolling)
         self.statistics = dict.fromkeys(
@@ -947,6 +958,7 @@ class _Induction:
             unrolling.add_clause([-broken, *(negate(lit) for lit in after.values())])
             assumptions = [self.step, broken, assumed, *(switches[c] for c in active)]
             self.statistics["houdini_sat_calls"] += 1
+            asked = time.monotonic()
             try:
                 model = self.cases.satisfiable(assumptions, 0, budget)
             finally:
@@ -954,6 +966,9 @@ class _Induction:
             if model is False:
                 break
             active = [c for c in active if holds(after[c], model)]
+            if self.walks is not None and active:
+                seconds = time.monotonic() - asked
+                active = self.walks.surviving(active, unrolling, model, seconds)
         return active
 
     def counts_steps(
