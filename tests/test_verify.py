@@ -382,3 +382,8 @@ def test_a_shortest_game_cut_short_tells_the_bounds_it_reached(monkeypatch):
     )
     assert bounds is not None, answer.detail
     assert 7 <= int(bounds.group(1)) <= 10
+    # Asked again with no time left (a second round that starts at the deadline): no line
+    # can be replayed now, and the one replayed before bounds the answer still.
+    verifier.whole_budget = Budget(0)
+    again = verifier._timed("shortest_game", verifier.shortest_game, Budget(0))
+    assert (again.status, again.detail) == ("unknown", answer.detail)

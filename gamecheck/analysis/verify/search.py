@@ -124,6 +124,10 @@ class Verifier:
         """Condition -> the shortest line of play to a state satisfying it found so far (a
         search that runs out of time keeps it: the next round, or a refutation, goes on from
         it)."""
+        self._bound_lines: dict[int, tuple[Line, tuple]] = {}
+        """Condition -> the shortest line found to a state satisfying it, replayed, with its
+        witness: the upper bound of an unknown answer (kept for the next round, which may
+        have no time left to replay one)."""
         self._none_before: dict[int, int] = {}
         """Condition -> no state satisfying it is reachable in fewer steps (proved by the
         searches so far: a search asked again, in the next round or by another question,
@@ -513,8 +517,9 @@ class Verifier:
         """The answer of a question whose time ran out (`reason`): unknown, with the bounds
         the searches reached for the shortest game and the earliest wins: the depth below
         which none is proved to end (as asked), and the shortest line found that does,
-        replayed within BOUNDS_SHARE of the time left (left out if that runs out). Where
-        the two meet, the answer is that line's."""
+        replayed within BOUNDS_SHARE of the time left (if that runs out, the line an
+        earlier round replayed; else none). Where the two meet, the answer is that
+        line's."""
         terminal, roles = self.system.terminal, self.system.roles
         if name == "shortest_game":
             condition, claim, none, some = terminal, ends_terminal, "no game ends", "one ends"
@@ -528,9 +533,12 @@ class Verifier:
         try:
             with self._within(self.whole_budget.part(share=BOUNDS_SHARE)):
                 line = _shorter(self._playout_line(condition, least), self._found(condition))
-                witness = None if line is None else self._checked(line, claim)
+                kept = self._bound_lines.get(condition)
+                if line is not None and (kept is None or line.depth < kept[0].depth):
+                    self._bound_lines[condition] = (line, self._checked(line, claim))
         except OutOfBudget:
-            line = None
+            pass  # the line replayed before (in the first round), if any, bounds it still
+        line, witness = self._bound_lines.get(condition, (None, None))
         if line is not None and line.depth <= least:
             return Answer(PROVED if condition == terminal else FOUND, line.depth, witness)
         bounds = [f"{none} in fewer than {least} steps"] if least else []
