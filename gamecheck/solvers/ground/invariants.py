@@ -34,7 +34,8 @@ arguments first and hand them to the solver as constraints on every layer:
 Candidates are the guesses that every sampled state satisfies (solvers/ground/sampling.py). The
 proof is Houdini's induction: assume all remaining state candidates in an arbitrary state,
 take one legal step from it, and ask the SAT solver for a candidate that fails afterwards;
-drop every candidate the model breaks and ask again, until the answer is UNSAT. What
+drop every candidate the model breaks, and every one that random walks on from there
+break (walks.py), and ask again, until the answer is UNSAT. What
 remains holds initially and is preserved by every step, so it holds in every reachable
 state. The candidates are proved a family at a time, the smallest first, each family under
 the invariants proved before it, and then what is left all at once (`_Induction.houdini`):

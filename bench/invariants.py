@@ -1,0 +1,108 @@
+"""Invariant mining alone on a corpus of rule sheets: how much it proves, and at what cost.
+
+    python bench/invariants.py DIR [--time-limit S] [--sample K [--offset I]] [--only TEXT...]
+
+For every .kif file under DIR (e.g. ../shared/data/ggp), in path order (every K-th from the
+I-th; with --only, those whose path contains one of the TEXTs), in a process of its own: it
+grounds the sheet, plays the random playouts `gamecheck verify` plays, then runs
+`find_invariants` with a budget of S seconds (default 35, about what verify gives it at 120
+s) and records what was proved (state invariants, counters, balances, limits, the ranking's
+bound), the Houdini SAT calls and the seconds. Sheets that do not ground, or are GDL-II,
+are left out. It prints a table, a summary and one JSON line with every row (compare two
+commits by running each from its own checkout: the child is a `python -c`, which puts the
+working directory first on its path).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from corpus import run_measured
+from grounding import _gdl_ii
+
+MINE_ONE = """
+import json, sys, time
+from gamecheck.analysis.verify.pipeline import LASTING_PLAYOUTS
+from gamecheck.budget import Budget
+from gamecheck.errors import GamecheckError
+from gamecheck.models.sheet import GdlGame
+from gamecheck.solvers.ground.grounder import ground
+from gamecheck.solvers.ground.invariants import PLAYOUTS, find_invariants
+from gamecheck.solvers.ground.sampling import random_playouts
+try:
+    system = ground(GdlGame.from_file(sys.argv[1]).rules, "sheet", budget=Budget(60))
+except GamecheckError as error:
+    print(json.dumps({"mined": False, "stopped": str(error)[:300]}))
+    sys.exit()
+playouts = random_playouts(system, PLAYOUTS, max_steps=300, budget=Budget(12),
+                           lasting=LASTING_PLAYOUTS)
+start = time.perf_counter()
+found = find_invariants(system, playouts=playouts, budget=Budget(float(sys.argv[2])))
+row = {"mined": True, **found.statistics, "seconds": round(time.perf_counter() - start, 2)}
+print(json.dumps(row))
+"""
+COLUMNS = (
+    "state_invariants",
+    "counters",
+    "balances",
+    "limits",
+    "steps_at_most_by_ranking",
+    "houdini_sat_calls",
+    "seconds",
+)
+
+
+def measure(sheet: Path, root: Path, time_limit: float) -> dict:
+    """Mine one sheet's invariants in a child process; a flat row."""
+    run = run_measured([sys.executable, "-c", MINE_ONE, str(sheet), str(time_limit)],
+                       timeout=time_limit * 2 + 120)  # fmt: skip
+    row = {"sheet": str(sheet.relative_to(root)), "peak_mb": round(run["peak_mb"], 1)}
+    lines = run["stdout"].strip().splitlines()
+    if run["exit"] == 0 and lines:
+        return row | json.loads(lines[-1])
+    reason = "killed" if run["killed"] else (run["stderr"].strip().splitlines() or ["?"])[-1]
+    return row | {"mined": False, "stopped": reason[:300]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("directory", type=Path)
+    parser.add_argument("--time-limit", type=float, default=35.0, metavar="S")
+    parser.add_argument("--sample", type=int, default=1, metavar="K")
+    parser.add_argument("--offset", type=int, default=0, metavar="I")
+    parser.add_argument("--only", nargs="+", default=None, metavar="TEXT")
+    args = parser.parse_args()
+    sheets = sorted(args.directory.rglob("*.kif"))[args.offset :: args.sample]
+    if args.only:
+        sheets = [sheet for sheet in sheets if any(text in str(sheet) for text in args.only)]
+    sheets = [sheet for sheet in sheets if not _gdl_ii(sheet)]
+    if not sheets:
+        parser.error(f"no GDL sheets under {args.directory} to measure")
+    rows = []
+    for number, sheet in enumerate(sheets, 1):
+        rows.append(measure(sheet, args.directory, args.time_limit))
+        print(f"[{number}/{len(sheets)}] {rows[-1]['sheet']}", file=sys.stderr, flush=True)
+    mined = [row for row in rows if row["mined"]]
+    print(f"{'sheet':48} " + " ".join(f"{column[:12]:>12}" for column in COLUMNS))
+    for row in mined:
+        cells = " ".join(f"{str(row.get(column, '')):>12}" for column in COLUMNS)
+        print(f"{row['sheet'][:48]:48} {cells}")
+    summary = {
+        "sheets": len(rows),
+        "mined": len(mined),
+        "state_invariants": sum(row["state_invariants"] for row in mined),
+        "houdini_sat_calls": sum(row["houdini_sat_calls"] for row in mined),
+        "seconds": round(sum(row["seconds"] for row in mined), 1),
+        "peak_mb": max(row["peak_mb"] for row in rows),
+    }
+    for key, value in summary.items():
+        print(f"{key:22} {value}")
+    print(json.dumps({"benchmark": "invariants", "time_limit": args.time_limit, **summary,
+                      "rows": rows}))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
