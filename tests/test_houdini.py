@@ -20,7 +20,6 @@ from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.invariants import StateInvariant
 from gamecheck.solvers.ground.sampling import random_playouts
 from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
-from gamecheck.solvers.ground.walks import CounterexampleWalks
 from tests.game_checks import every_reachable_state
 
 SHEETS = Path(__file__).parent / "data" / "gdl"
@@ -176,33 +175,6 @@ def test_batches_prove_what_one_run_over_all_candidates_cannot_within_the_budget
     proved, statistics = prove(system, candidates, 6)
     assert proved == {"at most one in control", "someone in control"}
     assert statistics["houdini_batches_proved"] == 2
-
-
-class UnhurriedWalks(CounterexampleWalks):
-    """Walks that may take as long as they need (in a run: as long as the SAT call that
-    found their start)."""
-
-    def surviving(self, candidates, unrolling, model, seconds):
-        return super().surviving(candidates, unrolling, model, float("inf"))
-
-
-def test_random_walks_from_a_counterexample_drop_every_wrong_candidate_it_leads_to():
-    sheet = small_tictactoe()
-    system = ground(sheet.rules, "tictactoe")
-    control, a_cell, blank = tictactoe_candidates(system)
-    as_one = [replace(c, family="all") for c in control + a_cell + blank]
-    invariant = {"at most one in control", "someone in control", "at most one mark in (1 1)"}
-    # Without walks each model breaks one blank cell: 6 SAT answers, then UNSAT, 7 calls (as
-    # above). A model's start is free: its successor may end the game at once (a row of o's
-    # already there), and walks from it go nowhere; but the first successor from which play
-    # goes on leads, within 64 walks of 5 steps or fewer, to every cell marked, and every
-    # blank candidate left falls at once.
-    walks = UnhurriedWalks(system, random_playouts(system, 64, max_steps=6, seed=0))
-    with CnfUnrolling(system, free_start=True) as unrolling:
-        prover = invariants._Induction(system, unrolling, walks)
-        proved = prover.houdini(as_one, budget=Budget())
-    assert {c.description for c in proved} == invariant
-    assert prover.statistics["houdini_sat_calls"] < 7
 
 
 def test_a_batch_inductive_only_with_a_later_one_is_proved_by_the_last_run():

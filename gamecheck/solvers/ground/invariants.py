@@ -34,8 +34,7 @@ arguments first and hand them to the solver as constraints on every layer:
 Candidates are the guesses that every sampled state satisfies (solvers/ground/sampling.py). The
 proof is Houdini's induction: assume all remaining state candidates in an arbitrary state,
 take one legal step from it, and ask the SAT solver for a candidate that fails afterwards;
-drop every candidate the model breaks, and every one that random walks on from there
-break (walks.py), and ask again, until the answer is UNSAT. What
+drop every candidate the model breaks and ask again, until the answer is UNSAT. What
 remains holds initially and is preserved by every step, so it holds in every reachable
 state. The candidates are proved a family at a time, the smallest first, each family under
 the invariants proved before it, and then what is left all at once (`_Induction.houdini`):
@@ -71,7 +70,6 @@ from gamecheck.solvers.ground.sampling import Playouts, random_playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import reaches
 from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
-from gamecheck.solvers.ground.walks import CounterexampleWalks
 from gamecheck.solvers.sat import Lit, holds, negate
 
 PLAYOUTS = 1024
@@ -317,10 +315,7 @@ def find_invariants(
         exclusions = _exclusions(system, values, budget)
         with CnfUnrolling(system, free_start=True, sat_solver=sat_solver) as unrolling:
             unrolling.budget = budget
-            walks = None
-            if playouts.circuit is not None:
-                walks = CounterexampleWalks(system, playouts, seed)
-            prover = _Induction(system, unrolling, walks)
+            prover = _Induction(system, unrolling)
             proofs = prover.statistics
             state = prover.houdini(candidates, budget=budget.part(share=STATE_SHARE))
             features = _features(system, groups, occupied)
@@ -852,16 +847,9 @@ def _pair_weights(a: np.ndarray, b: np.ndarray) -> tuple[int, int] | None:
 class _Induction:
     """One step from an arbitrary state, in an incremental SAT solver."""
 
-    def __init__(
-        self,
-        system: TransitionSystem,
-        unrolling: CnfUnrolling,
-        walks: CounterexampleWalks | None = None,
-    ):
+    def __init__(self, system: TransitionSystem, unrolling: CnfUnrolling):
         self.system = system
         self.unrolling = unrolling
-        self.walks = walks
-        """Where given, Houdini drops what random walks from each counterexample refute."""
         self.step = self.unrolling.alive(1)
         self.cases = ActionCases(unrolling)
         self.statistics = dict.fromkeys(
@@ -959,7 +947,6 @@ class _Induction:
             unrolling.add_clause([-broken, *(negate(lit) for lit in after.values())])
             assumptions = [self.step, broken, assumed, *(switches[c] for c in active)]
             self.statistics["houdini_sat_calls"] += 1
-            asked = time.monotonic()
             try:
                 model = self.cases.satisfiable(assumptions, 0, budget)
             finally:
@@ -967,9 +954,6 @@ class _Induction:
             if model is False:
                 break
             active = [c for c in active if holds(after[c], model)]
-            if self.walks is not None and active:
-                seconds = time.monotonic() - asked
-                active = self.walks.surviving(active, unrolling, model, seconds)
         return active
 
     def counts_steps(

@@ -11,7 +11,6 @@ shorter) playouts, so that the states kept take at most STATE_BYTES.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -337,6 +336,7 @@ def _play(system, circuit, playouts, max_steps, state_bytes, rng, budget, ending
     width = max(1, len(system.fluents))
     playouts = max(64, min(playouts, state_bytes // (width * (max_steps + 1)) // 64 * 64))
     max_steps = min(max_steps, state_bytes // (width * playouts))
+    fluent_nodes = np.array(system.fluent_nodes, dtype=int)
     start = np.zeros((len(system.fluents), playouts), dtype=bool)
     start[sorted(system.initial)] = True
     state = pack(start)
@@ -346,8 +346,16 @@ def _play(system, circuit, playouts, max_steps, state_bytes, rng, budget, ending
     for _ in range(max_steps):
         if budget is not None and budget.expired:
             break
-        values, legal = _legal(system, circuit, state, running)
-        if legal is None:
+        values = np.zeros((circuit.size, state.shape[1]), dtype=np.uint64)
+        values[fluent_nodes] = state
+        circuit.evaluate(values)
+        running &= ~_literal_rows(values, [system.terminal], playouts)[0]
+        legal = [_literal_rows(values, literals, playouts) for literals in system.legal]
+        if not all(len(allowed) for allowed in legal):  # a role without any action
+            break
+        for allowed in legal:
+            running &= allowed.any(axis=0)
+        if not running.any():
             break
         scores = [rng.random(allowed.shape) for allowed in legal]
         if ending is None:
@@ -370,51 +378,6 @@ def _play(system, circuit, playouts, max_steps, state_bytes, rng, budget, ending
         actions.append(joint)
     actions.append(np.zeros((playouts, len(system.roles)), dtype=np.int32))
     return Playouts(np.stack(states), lengths, np.stack(actions), circuit)
-
-
-def random_walks(
-    system: TransitionSystem,
-    circuit: BatchCircuit,
-    start: np.ndarray,
-    steps: int,
-    rng: np.random.Generator,
-    deadline: float = float("inf"),
-) -> np.ndarray:
-    """The states (rows x fluents) of 64 random walks of up to `steps` steps from the state
-    `start` (a row of fluent values), `start` first; a walk stops in a terminal state or
-    where a role has no legal action, and none steps on past `deadline` (time.monotonic).
-    `circuit` needs the terminal, legal and next literals only."""
-    walks = 64
-    state = pack(np.repeat(start[:, None], walks, axis=1))
-    running = np.ones(walks, dtype=bool)
-    visited = [start[None, :]]
-    for _ in range(steps):
-        values, legal = _legal(system, circuit, state, running)
-        if legal is None or time.monotonic() > deadline:
-            break
-        scores = [rng.random(allowed.shape) for allowed in legal]
-        _, following = _step(system, circuit, values, legal, scores)
-        visited.append(unpack(following, walks).T[running])
-        keep = pack(running[None, :])
-        state = (following & keep) | (state & ~keep)
-    return np.concatenate(visited)
-
-
-def _legal(system, circuit: BatchCircuit, state: np.ndarray, running: np.ndarray):
-    """The node values of the packed states and each role's legal actions (action x
-    playout) there; `running` loses the playouts in a terminal state or where a role has
-    no legal action. The legal actions are None where no playout runs on."""
-    playouts = len(running)
-    values = np.zeros((circuit.size, state.shape[1]), dtype=np.uint64)
-    values[np.array(system.fluent_nodes, dtype=int)] = state
-    circuit.evaluate(values)
-    running &= ~_literal_rows(values, [system.terminal], playouts)[0]
-    legal = [_literal_rows(values, literals, playouts) for literals in system.legal]
-    if not all(len(allowed) for allowed in legal):  # a role without any action
-        return values, None
-    for allowed in legal:
-        running &= allowed.any(axis=0)
-    return values, legal if running.any() else None
 
 
 def _step(system, circuit: BatchCircuit, values, legal, scores, rank: int = 0):
