@@ -42,14 +42,28 @@ print(json.dumps({**row, "seconds": round(time.perf_counter() - start, 2)}))
 
 def measure(sheet: Path, root: Path, time_limit: float) -> dict:
     """Ground one sheet in a child process; a flat row."""
-    run = run_measured([sys.executable, "-c", GROUND_ONE, str(sheet), str(time_limit)],
-                       timeout=time_limit * 2 + 30)  # fmt: skip
+    return child_row(GROUND_ONE, sheet, root, time_limit, time_limit * 2 + 30, "grounded")
+
+
+def child_row(script: str, sheet: Path, root: Path, time_limit, timeout, done: str) -> dict:
+    """A flat row: the JSON line `script` (a `python -c` child given the sheet and the time
+    limit) prints last, or `done` False with the sentence it stopped with."""
+    run = run_measured([sys.executable, "-c", script, str(sheet), str(time_limit)],
+                       timeout=timeout)  # fmt: skip
     row = {"sheet": str(sheet.relative_to(root)), "peak_mb": round(run["peak_mb"], 1)}
     lines = run["stdout"].strip().splitlines()
     if run["exit"] == 0 and lines:
         return row | json.loads(lines[-1])
     reason = "killed" if run["killed"] else (run["stderr"].strip().splitlines() or ["?"])[-1]
-    return row | {"grounded": False, "stopped": reason[:300], "seconds": round(run["seconds"], 2)}
+    return row | {done: False, "stopped": reason[:300], "seconds": round(run["seconds"], 2)}
+
+
+def print_summary(benchmark: str, time_limit: float, summary: dict, rows: list) -> None:
+    """The summary, a line each, then one JSON line with it and every row."""
+    for key, value in summary.items():
+        print(f"{key:22} {value}")
+    print(json.dumps({"benchmark": benchmark, "time_limit": time_limit, **summary,
+                      "rows": rows}))  # fmt: skip
 
 
 def _gdl_ii(sheet: Path) -> bool:
@@ -86,10 +100,7 @@ def main() -> None:
         "gates_grounded": sum(row["gates"] for row in grounded),
         "peak_mb": max(row["peak_mb"] for row in rows),
     }
-    for key, value in summary.items():
-        print(f"{key:22} {value}")
-    print(json.dumps({"benchmark": "grounding", "time_limit": args.time_limit, **summary,
-                      "rows": rows}))  # fmt: skip
+    print_summary("grounding", args.time_limit, summary, rows)
 
 
 if __name__ == "__main__":

@@ -16,12 +16,10 @@ working directory first on its path).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-from corpus import run_measured
-from grounding import _gdl_ii
+from grounding import _gdl_ii, child_row, print_summary
 
 MINE_ONE = """
 import json, sys, time
@@ -57,14 +55,7 @@ COLUMNS = (
 
 def measure(sheet: Path, root: Path, time_limit: float) -> dict:
     """Mine one sheet's invariants in a child process; a flat row."""
-    run = run_measured([sys.executable, "-c", MINE_ONE, str(sheet), str(time_limit)],
-                       timeout=time_limit * 2 + 120)  # fmt: skip
-    row = {"sheet": str(sheet.relative_to(root)), "peak_mb": round(run["peak_mb"], 1)}
-    lines = run["stdout"].strip().splitlines()
-    if run["exit"] == 0 and lines:
-        return row | json.loads(lines[-1])
-    reason = "killed" if run["killed"] else (run["stderr"].strip().splitlines() or ["?"])[-1]
-    return row | {"mined": False, "stopped": reason[:300]}
+    return child_row(MINE_ONE, sheet, root, time_limit, time_limit * 2 + 120, "mined")
 
 
 def main() -> None:
@@ -98,10 +89,7 @@ def main() -> None:
         "seconds": round(sum(row["seconds"] for row in mined), 1),
         "peak_mb": max(row["peak_mb"] for row in rows),
     }
-    for key, value in summary.items():
-        print(f"{key:22} {value}")
-    print(json.dumps({"benchmark": "invariants", "time_limit": args.time_limit, **summary,
-                      "rows": rows}))  # fmt: skip
+    print_summary("invariants", args.time_limit, summary, rows)
 
 
 if __name__ == "__main__":
