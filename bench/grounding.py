@@ -73,21 +73,38 @@ def _gdl_ii(sheet: Path) -> bool:
         return False
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def sheet_parser(description: str, time_limit: float) -> argparse.ArgumentParser:
+    """The arguments every per-sheet corpus bench takes: DIR, --time-limit (default
+    `time_limit`), --sample K and --offset I."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("directory", type=Path)
-    parser.add_argument("--time-limit", type=float, default=60.0, metavar="S")
+    parser.add_argument("--time-limit", type=float, default=time_limit, metavar="S")
     parser.add_argument("--sample", type=int, default=1, metavar="K")
     parser.add_argument("--offset", type=int, default=0, metavar="I")
-    args = parser.parse_args()
+    return parser
+
+
+def measure_sheets(parser, args, measure, only: list[str] | None = None) -> list[dict]:
+    """`measure(sheet, directory, time_limit)` of every GDL sheet chosen by `args` (every
+    K-th from the I-th; with `only`, those whose path contains one of its texts), in path
+    order, the progress on stderr."""
     sheets = sorted(args.directory.rglob("*.kif"))[args.offset :: args.sample]
+    if only:
+        sheets = [sheet for sheet in sheets if any(text in str(sheet) for text in only)]
     sheets = [sheet for sheet in sheets if not _gdl_ii(sheet)]
     if not sheets:
-        parser.error(f"no GDL sheets under {args.directory}")
+        parser.error(f"no GDL sheets under {args.directory} to measure")
     rows = []
     for number, sheet in enumerate(sheets, 1):
         rows.append(measure(sheet, args.directory, args.time_limit))
         print(f"[{number}/{len(sheets)}] {rows[-1]['sheet']}", file=sys.stderr, flush=True)
+    return rows
+
+
+def main() -> None:
+    parser = sheet_parser(__doc__.splitlines()[0], 60.0)
+    args = parser.parse_args()
+    rows = measure_sheets(parser, args, measure)
     grounded = [row for row in rows if row["grounded"]]
     for row in rows:
         if not row["grounded"]:

@@ -15,11 +15,9 @@ working directory first on its path).
 
 from __future__ import annotations
 
-import argparse
-import sys
 from pathlib import Path
 
-from grounding import _gdl_ii, child_row, print_summary
+from grounding import child_row, measure_sheets, print_summary, sheet_parser
 
 MINE_ONE = """
 import json, sys, time
@@ -59,23 +57,10 @@ def measure(sheet: Path, root: Path, time_limit: float) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("directory", type=Path)
-    parser.add_argument("--time-limit", type=float, default=35.0, metavar="S")
-    parser.add_argument("--sample", type=int, default=1, metavar="K")
-    parser.add_argument("--offset", type=int, default=0, metavar="I")
+    parser = sheet_parser(__doc__.splitlines()[0], 35.0)
     parser.add_argument("--only", nargs="+", default=None, metavar="TEXT")
     args = parser.parse_args()
-    sheets = sorted(args.directory.rglob("*.kif"))[args.offset :: args.sample]
-    if args.only:
-        sheets = [sheet for sheet in sheets if any(text in str(sheet) for text in args.only)]
-    sheets = [sheet for sheet in sheets if not _gdl_ii(sheet)]
-    if not sheets:
-        parser.error(f"no GDL sheets under {args.directory} to measure")
-    rows = []
-    for number, sheet in enumerate(sheets, 1):
-        rows.append(measure(sheet, args.directory, args.time_limit))
-        print(f"[{number}/{len(sheets)}] {rows[-1]['sheet']}", file=sys.stderr, flush=True)
+    rows = measure_sheets(parser, args, measure, args.only)
     mined = [row for row in rows if row["mined"]]
     print(f"{'sheet':48} " + " ".join(f"{column[:12]:>12}" for column in COLUMNS))
     for row in mined:
