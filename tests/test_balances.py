@@ -12,7 +12,7 @@ from gamecheck.budget import Budget
 from gamecheck.gdl.terms import term_text
 from gamecheck.models.sheet import GdlGame
 from gamecheck.solvers.ground import action_cases, invariants
-from gamecheck.solvers.ground.balances import balance_combinations
+from gamecheck.solvers.ground.balances import balance_combinations, longer_balances
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.invariants import find_invariants
@@ -46,6 +46,54 @@ def test_balance_candidates_of_hand_made_step_changes():
     found = balance_combinations(steps, fluents, Budget())
     named = {tuple((weight, names[j]) for weight, j in combination) for combination in found}
     assert named == {((1, "A"), (-1, "B"), (1, "C")), ((1, "A"), (-1, "D"))}
+
+
+def test_a_balance_over_four_features_comes_from_the_null_space():
+    # Pentago's turn: red places (red stone, red to rotate), red rotates (black to place),
+    # black places, black rotates. By hand, on the four kinds of step (rows: red, black,
+    # red to place, red to rotate, black to place, black to rotate): red - black + (red to
+    # place) + (black to rotate) never changes, nor does red - black - (red to rotate) -
+    # (black to place) (they differ by the four turn fluents, one of which always holds),
+    # while no pair or triple of the counts with weights +-1 is unchanged by all four
+    # kinds but the turn fluents' own sums.
+    kinds = {
+        "red": ((1, 0, 0, 0), (0, 1)),
+        "black": ((0, 0, 1, 0), (2, 3)),
+        "red to place": ((-1, 0, 0, 1), (4,)),
+        "red to rotate": ((1, -1, 0, 0), (5,)),
+        "black to place": ((0, 1, -1, 0), (6,)),
+        "black to rotate": ((0, 0, 1, -1), (7,)),
+    }
+    names = list(kinds)
+    steps = [np.repeat(np.array(deltas), 2) for deltas, _ in kinds.values()]
+    fluents = [dict.fromkeys(fluents, 1) for _, fluents in kinds.values()]
+    found = balance_combinations(steps, fluents, Budget())
+    found += longer_balances(steps, fluents, found)
+    named = {frozenset((weight, names[j]) for weight, j in combination) for combination in found}
+    by_hand = [
+        {(1, "red"), (-1, "black"), (1, "red to place"), (1, "black to rotate")},
+        {(1, "red"), (-1, "black"), (-1, "red to rotate"), (-1, "black to place")},
+    ]
+    negated = [{(-weight, name) for weight, name in balance} for balance in by_hand]
+    assert named & {frozenset(balance) for balance in by_hand + negated}, named
+
+
+def test_a_register_is_not_weighed_against_its_own_numbers():
+    # A round register R over the numbers 0..20 (fluent k counts k), each number a feature
+    # Vk of its own, and T counting all 21; the steps seen go 0 -> 1 -> 2 -> 3. On them
+    # R + 3 V0 + 2 V1 + V2 never changes, but it says nothing a state invariant does not:
+    # R is the sum of k Vk by definition, V4..V20 and T never change, and T is the sum of
+    # the Vk, so R + 3 V0 + 2 V1 + V2 = (R - sum of k Vk) + 3 (sum of Vk - T) + (terms
+    # that never change). No pair or triple with weights +-1 is unchanged (worked out).
+    numbers = range(21)
+    steps = {"R": (1, 1, 1), "T": (0, 0, 0), **{f"V{k}": (0, 0, 0) for k in numbers}}
+    steps.update({"V0": (-1, 0, 0), "V1": (1, -1, 0), "V2": (0, 1, -1), "V3": (0, 0, 1)})
+    fluents = {"R": {k: k for k in numbers}, "T": dict.fromkeys(numbers, 1)}
+    fluents.update({f"V{k}": {k: 1} for k in numbers})
+    deltas = [np.repeat(np.array(steps[name]), 2) for name in fluents]
+    counts = list(fluents.values())
+    assert balance_combinations(deltas, counts, Budget()) == []
+    assert longer_balances(deltas, counts, []) == []
 
 
 def test_two_boards_that_fill_alike_keep_as_many_marks_each():

@@ -17,10 +17,10 @@ arguments first and hand them to the solver as constraints on every layer:
   numbers from the initial one to the first that no state can step on from (the end of
   the game), so that no state lies deeper;
 * balances: a weighted count that no step changes, e.g. black stones - white stones - (white
-  to move) in gomoku (balances.py). A count may weigh a register, a group that holds one
-  number in every state, by its number: in checkers, black's capture count + red's pieces
-  = 12, which says that a capture count of 12 leaves red no piece to take, so the count
-  never runs past the numbers the rules define;
+  to move) in gomoku, of any number of features (balances.py). A count may weigh a
+  register, a group that holds one number in every state, by its number: in checkers,
+  black's capture count + red's pieces = 12, which says that a capture count of 12 leaves
+  red no piece to take, so the count never runs past the numbers the rules define;
 * where no count is a counter, limits: a count that steps move one way only, by at most
   one, e.g. the blank cells of a puzzle (a step fills one cell or none), so at layer t it
   is within t of its initial value (a counter tells the depth already, and the limits' sums
@@ -62,7 +62,7 @@ import numpy as np
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.gdl.terms import Term, term_text
 from gamecheck.solvers.ground.action_cases import ActionCases
-from gamecheck.solvers.ground.balances import balance_combinations
+from gamecheck.solvers.ground.balances import balance_combinations, longer_balances
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.functional import Functional
 from gamecheck.solvers.ground.ranking import Place, Ranking, find_ranking
@@ -109,6 +109,11 @@ MAX_BALANCE_ENCODING = 500_000
 """A balance is not tried where its terms times their total weight, a rough size of the
 encoding of its sum, exceed this: pacman2p's 325 pellets worth 1 to 100 (1.7M) took 19M
 clauses, 28 s and 3 GB per bound; cubicup's biggest sum is 220k (170k clauses)."""
+LONGER_ENCODING = 10_000
+"""The largest encoding size a balance of more than three features, or of other weights
+than +-1, may have (it is tried beside those and added to every layer): pentago's, 8325,
+settles its shortest game in 13 s where 120 s settled none; 3D tic-tac-toe's x - o - (o to
+move), 25545, answered the same in twice the time."""
 MAX_LIMITS = 8
 """Limits tried, those with the most room to move first."""
 LIMIT_SHARE = 0.1
@@ -768,31 +773,38 @@ def _limit_candidates(changes: _Changes | None, features) -> list[Limit]:
 
 def _balance_candidates(changes: _Changes | None, features, budget) -> list[Counter]:
     """Weighted sums of features that no sampled step changes (balances.py), the terms of
-    a register among them first."""
+    a register among them first: those of two or three features, then longer ones whose
+    sums are small (LONGER_ENCODING)."""
     if changes is None:
         return []
     fluents = [feature.fluent_weights for feature in features]
-    found = []
-    for combination in balance_combinations(changes.deltas, fluents, budget):
-        order = sorted(combination, key=lambda pair: features[pair[1]].holding is None)
-        first = features[order[0][1]]
-        found.append(
-            Counter(
-                features=tuple(
-                    (weight * term_weight, (literal,))
-                    for weight, j in order
-                    for term_weight, literal in features[j].terms
-                ),
-                start=sum(weight * changes.counts[j] for weight, j in combination),
-                steps=(),
-                description=" + ".join(f"{w} x ({features[j].description})" for w, j in order)
-                + " is the same in every state",
-                rate=0,
-                holding=tuple(features[j].holding for _, j in order if features[j].holding),
-                register=len(first.literals) if first.holding else 0,
-            )
-        )
-    return found
+    found = balance_combinations(changes.deltas, fluents, budget)
+    longer = [
+        balance
+        for combination in longer_balances(changes.deltas, fluents, found)
+        if (balance := _balance(combination, changes, features)).encoding_size <= LONGER_ENCODING
+    ]
+    return [_balance(combination, changes, features) for combination in found] + longer
+
+
+def _balance(combination, changes: _Changes, features) -> Counter:
+    """The weighted sum of features as a balance (its register's terms first)."""
+    order = sorted(combination, key=lambda pair: features[pair[1]].holding is None)
+    first = features[order[0][1]]
+    return Counter(
+        features=tuple(
+            (weight * term_weight, (literal,))
+            for weight, j in order
+            for term_weight, literal in features[j].terms
+        ),
+        start=sum(weight * changes.counts[j] for weight, j in combination),
+        steps=(),
+        description=" + ".join(f"{w} x ({features[j].description})" for w, j in order)
+        + " is the same in every state",
+        rate=0,
+        holding=tuple(features[j].holding for _, j in order if features[j].holding),
+        register=len(first.literals) if first.holding else 0,
+    )
 
 
 def _registers(system, groups, occupied, values) -> list[_Feature]:
