@@ -30,6 +30,7 @@ PAIRS_BETWEEN_CHECKS = 1000
 NULL_CANDIDATES = 4
 """Balances over more features tried besides (null-space sums the others do not say)."""
 NULL_TERMS = 6
+"""The most features such a balance may weigh."""
 NULL_FEATURES = 600
 """Features beyond which the null space is not computed (a cubic elimination)."""
 MAX_WEIGHT = 12
@@ -52,10 +53,7 @@ def balance_combinations(
     if not deltas or not len(deltas[0]):
         return []
     patterns, constant = _patterns(deltas, fluents)
-    alike: dict[bytes, list[int]] = {}
-    for j, row in enumerate(patterns):
-        if row.any():
-            alike.setdefault(row.tobytes(), []).append(j)
+    alike = _alike_features(patterns)
     first = {pattern: features[0] for pattern, features in alike.items()}
     moving = sorted(first.values())
     found: list[Combination] = []
@@ -78,6 +76,15 @@ def balance_combinations(
         if _useful(((1, features[0]), (-1, k)), fluents, constant)
     ][: max(0, BALANCE_CANDIDATES - len(found))]
     return found[:BALANCE_CANDIDATES]
+
+
+def _alike_features(patterns: np.ndarray) -> dict[bytes, list[int]]:
+    """The features that some step changes, grouped by how the steps change them."""
+    alike: dict[bytes, list[int]] = {}
+    for j, row in enumerate(patterns):
+        if row.any():
+            alike.setdefault(row.tobytes(), []).append(j)
+    return alike
 
 
 def _patterns(deltas, fluents) -> tuple[np.ndarray, set[frozenset]]:
@@ -127,15 +134,12 @@ def longer_balances(
     if not deltas or not len(deltas[0]):
         return []
     patterns, constant = _patterns(deltas, fluents)
-    representative: dict[int, int] = {}  # the first feature that changes alike
-    by_pattern: dict[bytes, int] = {}
-    for j, row in enumerate(patterns):
-        if row.any():
-            representative[j] = by_pattern.setdefault(row.tobytes(), j)
+    alike = _alike_features(patterns).values()
+    representative = {j: features[0] for features in alike for j in features}
     features = list(representative) + [j for j, row in enumerate(patterns) if not row.any()]
     if len(features) > NULL_FEATURES:
         return []
-    order = sorted(by_pattern.values(), key=lambda j: (-len(fluents[j]), j))  # large: pivots
+    order = sorted((same[0] for same in alike), key=lambda j: (-len(fluents[j]), j))
     singles = [j for j in order if len(fluents[j]) == 1]
     defined = _null_space(_definitions(features, fluents), features, heaviest=None)
     known = [_alike(c, representative) for c in [*defined, *found]]
