@@ -4,14 +4,15 @@ whose budget is over returns what it settled instead of running on."""
 
 import random
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.models.sheet import GdlGame
-from gamecheck.solvers.ground import invariants
-from gamecheck.solvers.ground.circuit import Circuit
+from gamecheck.solvers.ground import invariants, sampling
+from gamecheck.solvers.ground.circuit import Circuit, value
 from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.sampling import random_playouts
 
@@ -91,6 +92,24 @@ def test_playouts_with_an_expired_budget_stay_in_the_initial_state():
     assert playouts.states.shape[0] == 1
     assert not playouts.lengths.any()
     assert set(np.flatnonzero(playouts.states[0, 0])) == set(system.initial)
+
+
+def test_playouts_without_a_time_limit_are_as_many_as_asked_and_all_end():
+    system = tictactoe()
+    playouts = random_playouts(system, 1024, max_steps=9, budget=Budget())
+    assert len(playouts.lengths) == 1024
+    # a tic-tac-toe game ends within 9 moves: every playout's last state is terminal
+    last = playouts.states[playouts.lengths, np.arange(1024)]
+    assert all(value(system.evaluate(np.flatnonzero(state)), system.terminal) for state in last)
+
+
+def test_playouts_are_as_many_as_the_pace_of_the_first_ones_fits_in_the_budget(monkeypatch):
+    system = tictactoe()
+    clock = iter(range(0, 1000, 1))  # each look at the clock: one second later
+    monkeypatch.setattr(sampling, "time", SimpleNamespace(monotonic=lambda: next(clock)))
+    playouts = random_playouts(system, 1024, max_steps=9, budget=Budget(10.5))
+    # the first 64 took one (fake) second: 10.5 s left fit 672, 640 in whole words of 64
+    assert len(playouts.lengths) == 64 + 640
 
 
 def test_a_playout_line_search_with_an_expired_budget_stops():

@@ -11,6 +11,8 @@ shorter) playouts, so that the states kept take at most STATE_BYTES.
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -26,6 +28,8 @@ STATE_BYTES = 256 << 20
 LOOKAHEAD = 32
 """The most joint actions a lasting playout tries at a step before it takes one that ends
 the game."""
+PACE_PLAYOUTS = 64
+"""Playouts played first, to time how many more fit in the budget."""
 FIND_CHUNK = 4096
 """States evaluated at once when a playout line is looked for (bounds the node matrix)."""
 
@@ -319,15 +323,32 @@ def random_playouts(
         max_steps = 0  # no time even to compile the circuit: playouts of no step
     state_bytes = STATE_BYTES // 2 if lasting else STATE_BYTES
     first_budget = budget.part(share=0.5) if budget is not None and lasting else budget
-    played = _play(system, circuit, playouts, max_steps, state_bytes, rng, first_budget)
+    played = _play_paced(system, circuit, playouts, max_steps, state_bytes, rng, first_budget)
     if not lasting or max_steps == 0:
         return played
     try:
         ending = circuit.restricted([system.terminal], budget)
     except OutOfBudget:
         return played
-    more = _play(system, circuit, lasting, max_steps, state_bytes, rng, budget, ending)
+    more = _play_paced(system, circuit, lasting, max_steps, state_bytes, rng, budget, ending)
     return played.joined(replace(more, lasting=len(more.lengths)))
+
+
+def _play_paced(system, circuit, playouts, max_steps, state_bytes, rng, budget, ending=None):
+    """`_play`, but as many playouts as can end within the budget: PACE_PLAYOUTS first, then
+    as many more as their pace says fit in the time left (all of them if that is enough).
+    Long games of a big circuit end then, where a thousand playouts at once would all be
+    stopped by the budget halfway through, none ending."""
+    if budget is None or budget.remaining() == math.inf or playouts <= PACE_PLAYOUTS:
+        return _play(system, circuit, playouts, max_steps, state_bytes, rng, budget, ending)
+    start = time.monotonic()
+    first = _play(system, circuit, PACE_PLAYOUTS, max_steps, state_bytes, rng, budget, ending)
+    seconds_each = (time.monotonic() - start) / PACE_PLAYOUTS
+    fitting = int(budget.remaining() / max(seconds_each, 1e-9)) // 64 * 64
+    more = min(playouts - PACE_PLAYOUTS, fitting)
+    if more <= 0:
+        return first
+    return first.joined(_play(system, circuit, more, max_steps, state_bytes, rng, budget, ending))
 
 
 def _play(system, circuit, playouts, max_steps, state_bytes, rng, budget, ending=None):
