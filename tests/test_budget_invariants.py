@@ -105,7 +105,7 @@ def test_playouts_without_a_time_limit_are_as_many_as_asked_and_all_end():
 
 def test_playouts_are_as_many_as_the_pace_of_the_first_ones_fits_in_the_budget(monkeypatch):
     system = tictactoe()
-    clock = iter(range(0, 1000, 1))  # each look at the clock: one second later
+    clock = iter(range(1000))  # each look at the clock: one second later
     monkeypatch.setattr(sampling, "time", SimpleNamespace(monotonic=lambda: next(clock)))
     playouts = random_playouts(system, 1024, max_steps=9, budget=Budget(10.5))
     # the first 64 took one (fake) second: 10.5 s left fit 672, 640 in whole words of 64

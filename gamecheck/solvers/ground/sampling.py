@@ -5,8 +5,9 @@ The playouts suggest candidate invariants (solvers/ground/invariants.py), which 
 and offer lines of play to questions that ask for one (analysis/verify/search.py), which are
 then replayed on the move generator: nothing is concluded from a playout unchecked.
 
-The playouts stop where the budget ends, and a big system gets fewer (and, if need be,
-shorter) playouts, so that the states kept take at most STATE_BYTES.
+The playouts stop where the budget ends, and are only as many as their pace says can end
+within it; a big system gets fewer (and, if need be, shorter) playouts, so that the states
+kept take at most STATE_BYTES.
 """
 
 from __future__ import annotations
