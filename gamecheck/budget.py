@@ -44,8 +44,15 @@ class Budget:
     """A deadline (None: no time limit) shared by every phase of one command; a `part` of it
     ends no later than the whole, and an interruption ends them all."""
 
-    def __init__(self, seconds: float | None = None, *, parent: Budget | None = None):
-        self.start = time.monotonic()
+    def __init__(
+        self,
+        seconds: float | None = None,
+        *,
+        parent: Budget | None = None,
+        start: float | None = None,
+    ):
+        self.start = time.monotonic() if start is None else start
+        """When the budget began (`time.monotonic()`): now, unless it counts from earlier."""
         self.deadline = None if seconds is None else self.start + seconds
         self.parent = parent
         if parent is not None and parent.deadline is not None:

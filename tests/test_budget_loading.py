@@ -2,11 +2,14 @@
 (or interrupted) before a phase answers unknown from there on and keeps what it settled, and
 a sheet too big to load is refused at once, naming the rule."""
 
+import json
 import signal
+import time
 from pathlib import Path
 
 import pytest
 
+from gamecheck import cli
 from gamecheck.analysis.loading import load_game
 from gamecheck.analysis.verify.pipeline import verify_game
 from gamecheck.budget import Budget, OutOfBudget
@@ -36,6 +39,21 @@ def test_loading_stops_at_once_with_an_expired_budget():
     assert statuses(result) == ["unknown"] * 6
     assert result.playability.detail == "loading: the time limit ran out"
     assert result.roles == ("xplayer", "oplayer")
+
+
+def test_the_time_limit_counts_from_the_start_of_the_command(monkeypatch, capsys):
+    # Loading the command's modules takes part of the limit: here it is made to take all of it.
+    build_parser = cli.build_parser
+
+    def slow_build_parser(argv):
+        time.sleep(1.5)
+        return build_parser(argv)
+
+    monkeypatch.setattr(cli, "build_parser", slow_build_parser)
+    code = main(["verify", str(SHEETS / "tictactoe.kif"), "--time-limit", "1", "--json"])
+    answer = json.loads(capsys.readouterr().out)["playability"]
+    assert (code, answer["status"]) == (4, "unknown")
+    assert answer["detail"] == "loading: the time limit ran out"
 
 
 def test_a_static_relation_too_big_to_hold_is_refused_naming_its_rule():

@@ -20,6 +20,7 @@ import importlib
 import os
 import signal
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -96,11 +97,13 @@ def _commands_to_load(argv: list[str]) -> set[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run one subcommand and return its exit status (see the module docstring)."""
+    """Run one subcommand and return its exit status (see the module docstring). The
+    time limit counts from here: loading the command's modules takes part of it."""
+    started = time.monotonic()
     previous = signal.signal(signal.SIGTERM, _raise_terminated)
     try:
         args = build_parser(argv).parse_args(argv)
-        budget = Budget(getattr(args, "time_limit", None))
+        budget = Budget(getattr(args, "time_limit", None), start=started)
         with on_signals(budget):
             code = args.run(args, budget)
         sys.stdout.flush()

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 
 from gamecheck.budget import Budget, physical_bytes
 from gamecheck.cli import DEFECTIVE, status
@@ -140,10 +139,9 @@ def _run_one(game, args, budget: Budget, team) -> int:
     if args.method == "lines" and args.strategy:
         raise GamecheckError("--strategy is not written by method lines (its strategy is of marks)")
     start = start_state(game, args)
-    clock = time.monotonic()
 
     def stage(text: str) -> None:
-        print(f"[{time.monotonic() - clock:7.1f}s] {text}", file=sys.stderr, flush=True)
+        print(f"[{budget.seconds:7.1f}s] {text}", file=sys.stderr, flush=True)
 
     result = solve_forced_win(
         game,

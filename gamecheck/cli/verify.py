@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 
 from gamecheck.budget import Budget
 from gamecheck.cli import status
@@ -82,10 +81,9 @@ def run(args, budget: Budget) -> int:
         raise GamecheckError("--dimacs writes the CNF of the cnf backend; use --cpsat-export")
     if args.cpsat_export and args.backend != "cpsat":
         raise GamecheckError("--cpsat-export needs --backend cpsat; use --dimacs for cnf")
-    start = time.monotonic()
 
     def progress(stage: str) -> None:
-        print(f"[{time.monotonic() - start:7.1f}s] {stage}", file=sys.stderr, flush=True)
+        print(f"[{budget.seconds:7.1f}s] {stage}", file=sys.stderr, flush=True)
 
     game = load_game(args.game)  # loaded once: the text below replays witnesses on it
     result = verify_game(

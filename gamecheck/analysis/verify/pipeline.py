@@ -27,6 +27,9 @@ from gamecheck.solvers.ground.unroll import make_unrolling
 DEFAULT_HORIZON = 300
 LASTING_PLAYOUTS = 256
 """Random playouts that avoid ending the game while they can, beside the PLAYOUTS others."""
+GROUNDING_SHARE = 0.95
+"""Grounding still going with the rest of the time left stops there: what it built takes
+seconds to free (millions of facts), and the command must end within its time limit."""
 PLAYOUT_SHARE = 0.1
 EXHAUSTIVE_SHARE = 0.15
 INVARIANT_SHARE = 0.3
@@ -65,7 +68,7 @@ def verify_game(
     try:
         progress("grounding")
         grounding = budget.seconds
-        system = ground(sheet.rules, sheet.name, budget=budget)
+        system = ground(sheet.rules, sheet.name, budget=budget.part(share=GROUNDING_SHARE))
         grounding = budget.seconds - grounding
     except (OutOfBudget, TooLarge) as stop:
         return _unanswered(sheet.name, sheet.roles, backend, horizon, budget, f"grounding: {stop}")
