@@ -45,6 +45,10 @@ COMMANDS = (
 module of the command being run is imported (all of them for --help), so that a command
 starts without loading what other commands need."""
 HELP_FLAGS = ("-h", "--help")
+FINISH_SECONDS = 0.5
+"""The end of a time limit (at most a tenth of it) that the command's work leaves free: for
+Python starting before `main`, and printing, freeing memory and exiting after the work (0.2-0.4
+s past the limit without it, at 120 s on the corpus, two commands at a time on 2 cores)."""
 
 
 def status(*, defective: bool = False, unknown: bool = False) -> int:
@@ -98,12 +102,15 @@ def _commands_to_load(argv: list[str]) -> set[str]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one subcommand and return its exit status (see the module docstring). The
-    time limit counts from here: loading the command's modules takes part of it."""
+    time limit counts from here: loading the command's modules takes part of it, and the
+    work stops FINISH_SECONDS before its end."""
     started = time.monotonic()
     previous = signal.signal(signal.SIGTERM, _raise_terminated)
     try:
         args = build_parser(argv).parse_args(argv)
-        budget = Budget(getattr(args, "time_limit", None), start=started)
+        limit = getattr(args, "time_limit", None)
+        work = None if limit is None else limit - min(FINISH_SECONDS, limit / 10)
+        budget = Budget(work, start=started)
         with on_signals(budget):
             code = args.run(args, budget)
         sys.stdout.flush()
