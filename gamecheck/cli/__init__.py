@@ -47,7 +47,7 @@ starts without loading what other commands need."""
 HELP_FLAGS = ("-h", "--help")
 FINISH_SECONDS = 0.5
 """The end of a time limit (at most a tenth of it) that the command's work leaves free: for
-Python starting before `main`, and printing, freeing memory and exiting after the work (0.2-0.4
+Python starting before `main`, and printing, freeing memory and exiting after the work (0.2-0.54
 s past the limit without it, at 120 s on the corpus, two commands at a time on 2 cores)."""
 
 
