@@ -435,6 +435,7 @@ def _state_candidates(system, groups, occupied, values, budget) -> list[StateInv
         family = f"pair group {relation} {free[0]} {free[1]}"
         candidates += _one_of(system, members, values, text, family)
     candidates += _implications(system, occupied, values, budget)
+    candidates += _links(system, groups, occupied, values, budget)
     candidates += _goal_exclusions(system, values)
     return candidates
 
@@ -498,6 +499,28 @@ def _implications(system, occupied, values, budget) -> list[StateInvariant]:
     return found + _binary_clauses(system.circuit, atoms, values, budget, family="bookkeeping")
 
 
+def _links(system, groups, occupied, values, budget) -> list[StateInvariant]:
+    """Two-literal clauses `group occupied -> fluent` between relations: a box marked
+    needs its four lines drawn (dots and boxes), which is what makes the count of boxes
+    marked equal a player's score, a balance (a family per relation of the groups)."""
+    keys = [key for key in occupied if len(groups[key]) > 1]
+    marked = [(occupied[key], _group_text(key)) for key in keys]
+    nodes = zip(system.fluent_nodes, system.fluents, strict=True)
+    fluents = [(node, term_text(fluent)) for node, fluent in nodes]
+    relations = [key[0] for key in keys], [_relation(fluent) for fluent in system.fluents]
+    return _binary_clauses(
+        system.circuit,
+        marked,
+        values,
+        budget,
+        (False,),
+        (True,),
+        family="links",
+        partners=fluents,
+        relations=relations,
+    )
+
+
 def _exclusions(system, values, budget) -> list[StateInvariant]:
     """Pairs of fluents of one large relation that never hold together (`no digit twice in
     a row`). Relations that count (an argument takes more than MAX_LABELS numbers, like
@@ -541,19 +564,33 @@ def _relation(fluent: Term) -> str:
 
 
 def _binary_clauses(
-    circuit, atoms, values, budget, signs_a=(True, False), signs_b=(True, False), *, family=""
+    circuit,
+    atoms,
+    values,
+    budget,
+    signs_a=(True, False),
+    signs_b=(True, False),
+    *,
+    family="",
+    partners=None,
+    relations=None,
 ) -> list[StateInvariant]:
-    """Clauses `a or b` (a and b with the given signs) over pairs of distinct atoms that no
-    sample falsifies, though independent literals would falsify it MIN_EXPECTED times (the
-    pairs compared a block of atoms at a time, with a look at the budget between blocks)."""
-    if len(atoms) < 2:
+    """Clauses `a or b` (a and b with the given signs) over pairs of distinct atoms (b among
+    `partners` if they are given) that no sample falsifies, though independent literals
+    would falsify it MIN_EXPECTED times (the pairs compared a block of atoms at a time, with
+    a look at the budget between blocks). With the `relations` of the atoms and of the
+    partners, pairs of one relation are left out, and a's relation joins the family."""
+    one_list = partners is None
+    partners = atoms if one_list else partners
+    if not atoms or len(partners) < (2 if one_list else 1):
         return []
-    rows = np.array([_row(values, literal) for literal, _ in atoms], dtype=np.float32)
+    rows = _rows(values, atoms)
+    rows_b = rows if one_list else _rows(values, partners)
     samples = rows.shape[1]
     found = []
     for positive_a, positive_b in itertools.product(signs_a, signs_b):
         false_a = 1 - rows if positive_a else rows
-        false_b = 1 - rows if positive_b else rows
+        false_b = 1 - rows_b if positive_b else rows_b
         support_a, support_b = false_a.sum(axis=1), false_b.sum(axis=1)
         # a pair can only be expected MIN_EXPECTED times if each side is false often enough
         side_a = np.flatnonzero(support_a * support_b.max() >= MIN_EXPECTED * samples)
@@ -567,15 +604,24 @@ def _binary_clauses(
             keep = (both_false == 0) & (expected >= MIN_EXPECTED)
             pairs += zip(block[np.nonzero(keep)[0]], side_b[np.nonzero(keep)[1]], strict=True)
         for a, b in pairs:
-            if a == b or (positive_a == positive_b and a > b):
+            if one_list and (a == b or (positive_a == positive_b and a > b)):
                 continue
-            (lit_a, text_a), (lit_b, text_b) = atoms[a], atoms[b]
+            named = family
+            if relations is not None:
+                if relations[0][a] == relations[1][b]:
+                    continue
+                named = f"{family} {relations[0][a]}"
+            (lit_a, text_a), (lit_b, text_b) = atoms[a], partners[b]
             lit_a, lit_b = (lit_a if positive_a else -lit_a), (lit_b if positive_b else -lit_b)
             text = (
                 f"{'' if positive_a else 'not '}{text_a} or {'' if positive_b else 'not '}{text_b}"
             )
-            found.append(StateInvariant(circuit.disj([lit_a, lit_b]), text, family))
+            found.append(StateInvariant(circuit.disj([lit_a, lit_b]), text, named))
     return found
+
+
+def _rows(values: np.ndarray, atoms) -> np.ndarray:
+    return np.array([_row(values, literal) for literal, _ in atoms], dtype=np.float32)
 
 
 def _goal_exclusions(system, values) -> list[StateInvariant]:
