@@ -9,6 +9,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from gamecheck import budget as budget_module
+from gamecheck.analysis import replay
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.models.sheet import GdlGame
 from gamecheck.solvers.ground import invariants, sampling
@@ -119,3 +121,31 @@ def test_a_playout_line_search_with_an_expired_budget_stops():
     assert playouts.find(system, system.terminal, range(10)) is not None
     with pytest.raises(OutOfBudget):
         playouts.find(system, system.terminal, range(10), Budget(0))
+
+
+def test_a_replay_does_not_begin_a_step_the_time_left_cannot_finish(monkeypatch):
+    # A game whose every step takes one (fake) second, replayed with 2.5 s: by hand, steps 1
+    # and 2 begin with 2.5 s and 1.5 s left, at least the one second a step took; step 3
+    # would begin with 0.5 s left, so the replay stops there rather than end past the limit.
+    now = [0.0]
+    clock = SimpleNamespace(monotonic=lambda: now[0])
+    monkeypatch.setattr(replay, "time", clock)
+    monkeypatch.setattr(budget_module, "time", clock)
+
+    class SlowCounter:
+        roles = ("player",)
+
+        def initial_state(self):
+            return 0
+
+        def parse_action(self, role, text):
+            return text
+
+        def next(self, state, joint):
+            now[0] += 1.0
+            return state + 1
+
+    with pytest.raises(OutOfBudget):
+        replay.replay_line(SlowCounter(), [("tick",)] * 5, budget=Budget(2.5))
+    assert now[0] == 2.0
+    assert replay.replay_line(SlowCounter(), [("tick",)] * 3, budget=Budget(3.0)).states[-1] == 3

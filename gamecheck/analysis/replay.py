@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gamecheck.budget import Budget
+from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.errors import CrossCheckFailure, GamecheckError
 from gamecheck.models.base import Game, State
 
@@ -38,12 +39,18 @@ def replay_line(
     budget: Budget | None = None,
 ) -> Replay:
     """Play joint actions (GDL text, role order) with legality checked at every step;
-    OutOfBudget if the budget ends first (the line is then not confirmed)."""
+    OutOfBudget if the budget ends first, or has less time left than the slowest step so
+    far took (a step of a rule sheet's reasoner cannot be stopped: merrills' take 1.3 s),
+    and the line is then not confirmed."""
     state = game.initial_state() if start is None else start
     states = [state]
+    slowest = 0.0
     for number, joint_text in enumerate(steps, start=1):
+        began = time.monotonic()
         if budget is not None:
             budget.check()
+            if budget.remaining() < slowest:
+                raise OutOfBudget(budget.stop_reason())
         try:
             joint = tuple(
                 game.parse_action(role, text)
@@ -55,4 +62,5 @@ def replay_line(
                 f"{game.name}: step {number} ({' '.join(joint_text)}): {error}"
             ) from None
         states.append(state)
+        slowest = max(slowest, time.monotonic() - began)
     return Replay(game, tuple(states))
