@@ -131,6 +131,10 @@ more is tried again once every other family that fits in a batch has had its tur
 STATE_SHARE = 0.6
 """The share of the time that proving the state candidates may take: the rest is left for
 the counters and the ranking, which alone can bound the length of every game."""
+LINK_SECONDS = 10.0
+"""Time for proving clauses between relations (`_links`), asked only where a balance
+failed: in dots and boxes they make the score's balance inductive; on tron, with 846 of
+them and no balance, they took 7 s that the ranking then lacked."""
 EXCLUSION_SECONDS = 20.0
 """Time for proving exclusions between the fluents of large relations; if it runs out,
 they are left out (what is proved stands without them)."""
@@ -345,12 +349,18 @@ def find_invariants(
             # a clock tells the depth, but not how far a count can have moved
             limit_candidates = _limit_candidates(counted, features) if not counts else []
             limits = prover.kept_limits(limit_candidates, state, budget)
-            for balance in _balance_candidates(changes, registers + features, budget):
-                if balance.encoding_size > MAX_BALANCE_ENCODING:
-                    continue
-                if prover.keeps_balance(balance, state, budget):
-                    balances.append(balance)
-                    state += [held for held in balance.holding if held not in state]
+            tried = [
+                balance
+                for balance in _balance_candidates(changes, registers + features, budget)
+                if balance.encoding_size <= MAX_BALANCE_ENCODING
+            ]
+            failed = _keep_balances(prover, tried, state, balances, budget)
+            if failed:  # clauses between relations may make them inductive
+                links = _links(system, groups, occupied, values, budget)
+                linked = prover.houdini(links, proved=state, budget=budget.part(LINK_SECONDS))
+                if linked:
+                    state += linked
+                    _keep_balances(prover, failed, state, balances, budget)
             if balances:  # what the balances imply may now be inductive
                 prover.assume_balances(balances)
                 settled = set(state)
@@ -378,6 +388,19 @@ def find_invariants(
     if ranking is not None:
         statistics["steps_at_most_by_ranking"] = ranking.longest
     return Invariants(state, counters, ranking, statistics, balances, limits)
+
+
+def _keep_balances(prover, tried, state: list, balances: list, budget: Budget) -> list[Counter]:
+    """Add to `balances` those of `tried` that are proved (and to `state` what they hold);
+    the others."""
+    failed = []
+    for balance in tried:
+        if prover.keeps_balance(balance, state, budget):
+            balances.append(balance)
+            state += [held for held in balance.holding if held not in state]
+        else:
+            failed.append(balance)
+    return failed
 
 
 # -- candidates ----------------------------------------------------------------------------
@@ -435,7 +458,6 @@ def _state_candidates(system, groups, occupied, values, budget) -> list[StateInv
         family = f"pair group {relation} {free[0]} {free[1]}"
         candidates += _one_of(system, members, values, text, family)
     candidates += _implications(system, occupied, values, budget)
-    candidates += _links(system, groups, occupied, values, budget)
     candidates += _goal_exclusions(system, values)
     return candidates
 
