@@ -148,4 +148,9 @@ def test_a_replay_does_not_begin_a_step_the_time_left_cannot_finish(monkeypatch)
     with pytest.raises(OutOfBudget):
         replay.replay_line(SlowCounter(), [("tick",)] * 5, budget=Budget(2.5))
     assert now[0] == 2.0
-    assert replay.replay_line(SlowCounter(), [("tick",)] * 3, budget=Budget(3.0)).states[-1] == 3
+    done = replay.replay_line(SlowCounter(), [("tick",)] * 3, budget=Budget(3.0))
+    assert done.states[-1] == 3 and done.slowest_step == 1.0
+    # A replay told that an earlier one's step took a second does not begin one with 0.5 s.
+    with pytest.raises(OutOfBudget):
+        replay.replay_line(SlowCounter(), [("tick",)], budget=Budget(0.5), slowest=1.0)
+    assert now[0] == 5.0

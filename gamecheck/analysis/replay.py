@@ -21,6 +21,8 @@ class Replay:
 
     game: Game
     states: tuple[State, ...]
+    slowest_step: float = 0.0
+    """The most seconds one step took (or the `slowest` the replay was given, if more)."""
 
     @property
     def terminal(self) -> bool:
@@ -37,14 +39,14 @@ def replay_line(
     steps: Sequence[Sequence[str]],
     start: State | None = None,
     budget: Budget | None = None,
+    slowest: float = 0.0,
 ) -> Replay:
     """Play joint actions (GDL text, role order) with legality checked at every step;
-    OutOfBudget if the budget ends first, or has less time left than the slowest step so
-    far took (a step of a rule sheet's reasoner cannot be stopped: merrills' take 1.3 s),
-    and the line is then not confirmed."""
+    OutOfBudget if the budget ends first, or has less time left than the slowest step took
+    (this replay's, or `slowest`, an earlier replay's: a step of a rule sheet's reasoner
+    cannot be stopped, and merrills' take 1.3 s), and the line is then not confirmed."""
     state = game.initial_state() if start is None else start
     states = [state]
-    slowest = 0.0
     for number, joint_text in enumerate(steps, start=1):
         began = time.monotonic()
         if budget is not None:
@@ -63,4 +65,4 @@ def replay_line(
             ) from None
         states.append(state)
         slowest = max(slowest, time.monotonic() - began)
-    return Replay(game, tuple(states))
+    return Replay(game, tuple(states), slowest)

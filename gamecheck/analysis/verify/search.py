@@ -128,6 +128,9 @@ class Verifier:
         """Condition -> the shortest line found to a state satisfying it, replayed, with its
         witness: the upper bound of an unknown answer (kept for the next round, which may
         have no time left to replay one)."""
+        self._slowest_steps: dict[int, float] = {}
+        """Checking game (its number) -> the most seconds one step of a replay on it took:
+        a replay does not begin a step that the time left cannot finish."""
         self._none_before: dict[int, int] = {}
         """Condition -> no state satisfying it is reachable in fewer steps (proved by the
         searches so far: a search asked again, in the next round or by another question,
@@ -825,8 +828,11 @@ class Verifier:
         """The line as GDL text, replayed on every checking game, whose states must satisfy
         `holds_on`; ReplayError saying `failure` if they do not."""
         witness = self._texts(line)
-        for game in self.checkers:
-            states = replay_line(game, witness, budget=self.budget).states
+        for number, game in enumerate(self.checkers):
+            slowest = self._slowest_steps.get(number, 0.0)
+            replay = replay_line(game, witness, budget=self.budget, slowest=slowest)
+            self._slowest_steps[number] = replay.slowest_step
+            states = replay.states
             if not holds_on(game, states):
                 raise ReplayError(
                     f"{game.name}: the line of play found by {self.method} "
