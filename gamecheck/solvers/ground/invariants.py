@@ -10,6 +10,8 @@ arguments first and hand them to the solver as constraints on every layer:
   differ in one argument only, e.g. the values of one cell, or in two, e.g. the cells where
   one role's piece may stand), an implication between two groups being occupied (a cube
   here needs the cubes under it), and no two roles' goal values that never occur together;
+  where a balance (below) fails, clauses between relations are tried too, and the balance
+  again: a marked box needs its four lines drawn (dots and boxes);
 * counters: a weighted count of true fluents (or occupied groups) that grows by exactly
   one every step, e.g. the filled cells of a sudoku or 3 x marks + selections in 3D
   tic-tac-toe, so at layer t it equals its initial value plus t; and clocks, registers
