@@ -154,3 +154,27 @@ def test_a_replay_does_not_begin_a_step_the_time_left_cannot_finish(monkeypatch)
     with pytest.raises(OutOfBudget):
         replay.replay_line(SlowCounter(), [("tick",)], budget=Budget(0.5), slowest=1.0)
     assert now[0] == 5.0
+
+
+def test_clauses_between_relations_that_take_too_long_cost_only_their_share(monkeypatch):
+    # captures.kif has a balance that fails, so clauses between relations are asked for;
+    # a search for them that would never end (as on a board with tens of thousands of
+    # candidates) stops at LINK_SECONDS, and what comes after it (the candidates that the
+    # proved balances make inductive) is proved as if there had been no such clauses.
+    system = ground(GdlGame.from_file(SHEETS / "captures.kif").rules, "captures")
+    monkeypatch.setattr(invariants, "_links", lambda *args: [])
+    without = invariants.find_invariants(system, seed=0, budget=Budget(60))
+
+    def endless(system, groups, occupied, values, budget):
+        while True:
+            budget.check()
+
+    monkeypatch.setattr(invariants, "_links", endless)
+    monkeypatch.setattr(invariants, "LINK_SECONDS", 0.5)
+    cut = invariants.find_invariants(system, seed=0, budget=Budget(60))
+    assert _described(cut.state) == _described(without.state)
+    assert len(cut.balances) == len(without.balances) > 0
+
+
+def _described(invariants_proved) -> list[str]:
+    return sorted(invariant.description for invariant in invariants_proved)

@@ -134,8 +134,8 @@ STATE_SHARE = 0.6
 """The share of the time that proving the state candidates may take: the rest is left for
 the counters and the ranking, which alone can bound the length of every game."""
 LINK_SECONDS = 10.0
-"""Time for proving clauses between relations (`_links`), asked only where a balance
-failed: in dots and boxes they make the score's balance inductive; on tron, with 846 of
+"""Time for finding and proving clauses between relations (`_links`), asked only where a
+balance failed: in dots and boxes they make the score's balance inductive; on tron, with 846 of
 them and no balance, they took 7 s that the ranking then lacked."""
 EXCLUSION_SECONDS = 20.0
 """Time for proving exclusions between the fluents of large relations; if it runs out,
@@ -358,8 +358,13 @@ def find_invariants(
             ]
             failed = _keep_balances(prover, tried, state, balances, budget)
             if failed:  # clauses between relations may make them inductive
-                links = _links(system, groups, occupied, values, budget)
-                linked = prover.houdini(links, proved=state, budget=budget.part(LINK_SECONDS))
+                part = budget.part(LINK_SECONDS)
+                try:
+                    links = _links(system, groups, occupied, values, part)
+                except OutOfBudget:
+                    budget.check()  # only the links' share ran out
+                    links = []
+                linked = prover.houdini(links, proved=state, budget=part)
                 if linked:
                     state += linked
                     _keep_balances(prover, failed, state, balances, budget)
