@@ -6,6 +6,7 @@ search of the reasoner's game tree."""
 import pytest
 
 from gamecheck.analysis.verify.pipeline import verify_game
+from gamecheck.analysis.verify.search import Verifier
 from gamecheck.budget import OutOfBudget
 from gamecheck.models.sheet import GdlGame
 from gamecheck.solvers.ground import invariants, potential
@@ -284,3 +285,30 @@ def test_a_potential_too_big_to_encode_is_not_tried(monkeypatch):
     # at least, 212,400 by the size measure. Just below it, no potential is proved.
     monkeypatch.setattr(potential, "MAX_ENCODING", 212_399)
     assert invariants_of(CLOCK).ranking is None
+
+
+def test_a_ranking_found_first_stands_when_later_proofs_take_the_time(monkeypatch):
+    # FLIP_NEIGHBOURS' cells taken for good rank it (9 steps at most, as above). The ranking
+    # is sought before the limits; the time running out while they are proved keeps it.
+    def take_the_rest(self, limits, state, budget):
+        budget.exhaust("the time limit ran out")
+        budget.check()
+
+    monkeypatch.setattr(invariants._Induction, "kept_limits", take_the_rest)
+    ranking = invariants_of(FLIP_NEIGHBOURS).ranking
+    assert ranking is not None
+    assert (ranking.steps, ranking.longest) == (2, 9)
+
+
+@pytest.mark.parametrize("horizon", [40, 5])
+def test_a_ranking_proves_termination_when_the_depth_searches_run_out(monkeypatch, horizon):
+    # PREPARE_THEN_MARK: every two steps mark one of three cells, so no game has more than
+    # 2 * (3 + 1) - 1 = 7 steps. The searches that narrow the bound down to the longest game
+    # (6) all run out of time here; the ranking's bound alone proves that every game ends.
+    def runs_out(*args, **kwargs):
+        raise OutOfBudget("the time limit ran out")
+
+    monkeypatch.setattr(Verifier, "_counted_bound", runs_out)
+    result = verify_game(PREPARE_THEN_MARK, horizon=horizon, exhaustive=False)
+    assert result.longest_game.status == "unknown"
+    assert (result.termination.status, result.termination.value) == ("proved", 7)

@@ -196,6 +196,7 @@ class Verifier:
         # non-terminal at `low`: a line replayed or a playout passed a non-terminal state there
         replayed = 0 if self.longest_line is None else self.longest_line.depth
         low = max(replayed - 1, self._deepest_playout_state())
+        self._bound_by_invariants()
         high = self._counted_bound(nonterminal)  # non-terminal at low, none from high on
         if high is not None and high > self.horizon:
             self.ends_within = high
@@ -239,6 +240,29 @@ class Verifier:
                 f"some game lasts {low + 1} or more",
             )
 
+    def _bound_by_invariants(self) -> None:
+        """Where the ranking or a counter bounds every game, take its bound before any
+        search: the searches that narrow it may run out of time, and the bound alone
+        proves that every game ends."""
+        most = self._steps_at_most()
+        if most is None:
+            return
+        if most + 1 <= self.horizon:
+            self.deepest = most + 1 if self.deepest is None else min(most + 1, self.deepest)
+        else:
+            self.ends_within = most
+
+    def _steps_at_most(self) -> int | None:
+        """No line of play has more steps, by the ranking or a counter of the proved
+        invariants (None if there are neither)."""
+        invariants = self.states.invariants if self.states is not None else None
+        if invariants is None:
+            return None
+        bounds = [counter.most_steps for counter in invariants.counters]
+        if invariants.ranking is not None:
+            bounds.append(invariants.ranking.longest)
+        return min(bounds, default=None)
+
     def _nonterminal_at(self, depth: int) -> Line | None:
         """A line of play to a non-terminal state after `depth` steps, None if none is
         reachable: the start of the longest line replayed, if it is longer, or the line
@@ -267,7 +291,8 @@ class Verifier:
         if longest.status == PROVED:
             bound, note = longest.value, ""
         elif self._complete():
-            bound, note = self.deepest, " (how long the longest game is, exactly, is unknown)"
+            bound = min(self.deepest, self._steps_at_most() or self.deepest)
+            note = " (how long the longest game is, exactly, is unknown)"
         elif self.ends_within is not None:
             bound, note = (
                 self.ends_within,

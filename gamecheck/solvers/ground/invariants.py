@@ -121,6 +121,14 @@ MAX_LIMITS = 8
 LIMIT_SHARE = 0.1
 """The share of the time left that proving one limit may take (a limit only narrows the
 depths a count allows; cittaceot's took 11-27 s each, before the ranking had its turn)."""
+COUNTER_SHARE = 0.25
+"""The share of the time left that proving one counter candidate may take (amazons' two
+false ones took 11-12 s each, and the ranking, which would have ended it in 3 s, had none
+left)."""
+EARLY_RANKING_SHARE = 0.3
+"""The share of the time left after the state invariants and clocks that a first search for a
+ranking by monotone fluents or places may take (amazons_8x8's takes 3 s, and without it
+exclusions, counts and balances took the whole invariant budget)."""
 LIMIT_TERMS = 1 << 16
 """A limit bounds its count at each layer until the count could reach its end (its room to
 move): at most this many literals over those layers (a wide board's cells rising one a step
@@ -338,15 +346,20 @@ def find_invariants(
                 if (clock := prover.step_counter(register, *way, state, budget))
             ]
             state += [held for clock in counters for held in clock.holding]
+            places = [
+                Place(occupied[key], tuple(members), _group_text(key))
+                for key, members in groups.items()
+                if len(members) > 1
+            ]
+            if not counters:  # fluents that run out often show it before any other proof
+                ranking = _early_ranking(system, unrolling, playouts, state, places, budget)
             part = budget.part(EXCLUSION_SECONDS)
             state += prover.houdini(exclusions, proved=state, budget=part)
             counted = changes and changes.dropping(len(registers))
             singles, pairs = _counter_candidates(counted, features, budget)
-            counts = next(
-                ([counter] for counter in singles if prover.counts_steps(counter, state, budget)),
-                [],
-            )
-            counts += [pair for pair in pairs if prover.counts_steps(pair, state, budget)]
+            proves = partial(prover.counts_steps, state=state)
+            counts = _proved(proves, singles, COUNTER_SHARE, budget, most=1)
+            counts += _proved(proves, pairs, COUNTER_SHARE, budget)
             counters += counts
             # a clock tells the depth, but not how far a count can have moved
             limit_candidates = _limit_candidates(counted, features) if not counts else []
@@ -373,12 +386,7 @@ def find_invariants(
                 settled = set(state)
                 rest = [candidate for candidate in candidates if candidate not in settled]
                 state += prover.houdini(rest, proved=state, budget=budget)
-            if not counters:
-                places = [
-                    Place(occupied[key], tuple(members), _group_text(key))
-                    for key, members in groups.items()
-                    if len(members) > 1
-                ]
+            if not counters and ranking is None:
                 ranking = find_ranking(system, unrolling, playouts, state, budget, places)
     except OutOfBudget:
         pass  # what was proved before the budget ended is kept
@@ -395,6 +403,33 @@ def find_invariants(
     if ranking is not None:
         statistics["steps_at_most_by_ranking"] = ranking.longest
     return Invariants(state, counters, ranking, statistics, balances, limits)
+
+
+def _proved(prove, candidates: list, share: float, budget: Budget, *, most=None) -> list:
+    """The candidates that `prove(candidate, budget=...)` proves, each within `share` of the
+    time left (a candidate whose share runs out is left out), the first `most` at most."""
+    proved = []
+    for candidate in candidates:
+        if len(proved) == most:
+            break
+        try:
+            if prove(candidate, budget=budget.part(share=share)):
+                proved.append(candidate)
+        except OutOfBudget:
+            budget.check()  # only the candidate's share ran out
+    return proved
+
+
+def _early_ranking(system, unrolling, playouts, state, places, budget: Budget) -> Ranking | None:
+    """A ranking by monotone fluents or places, sought within EARLY_RANKING_SHARE of the
+    time left, before the slower proofs (exclusions, counts, balances) take it; None if
+    none is found (the full search comes again after them)."""
+    part = budget.part(share=EARLY_RANKING_SHARE)
+    try:
+        return find_ranking(system, unrolling, playouts, state, part, places, potentials=False)
+    except OutOfBudget:
+        budget.check()  # only the early search's share ran out
+        return None
 
 
 def _keep_balances(prover, tried, state: list, balances: list, budget: Budget) -> list[Counter]:
@@ -1136,14 +1171,7 @@ class _Induction:
 
     def kept_limits(self, limits: list[Limit], state, budget: Budget) -> list[Limit]:
         """The limits `keeps_limit` proves, each within LIMIT_SHARE of the time left."""
-        kept = []
-        for limit in limits:
-            try:
-                if self.keeps_limit(limit, state, budget.part(share=LIMIT_SHARE)):
-                    kept.append(limit)
-            except OutOfBudget:
-                budget.check()  # only the limit's share ran out
-        return kept
+        return _proved(partial(self.keeps_limit, state=state), limits, LIMIT_SHARE, budget)
 
     def _beyond(self, limit: Limit, t: int) -> Lit:
         """A solver literal (fresh): the step from layer t moves the limit's count against

@@ -41,9 +41,9 @@ if TYPE_CHECKING:  # invariants.py, which finds the invariants, imports this mod
 PROGRESS_STEPS = (1, 2, 3)
 """The spans k tried: every k steps turn a monotone fluent (the smallest k first)."""
 POTENTIAL_STEPS = 2
-"""A potential is sought over the first this many spans (after the monotone fluents)."""
-POTENTIAL_SHARE = 0.5
-"""The share of the time left that the search for a potential over one span may take."""
+"""A potential is sought over the first this many spans (after the monotone fluents), each
+span in turn with an equal share of the time left (the last with all of it: pawnWhopping's
+potential over 2 steps takes 19 s)."""
 PLACE_PLAYOUTS = 64
 """The playouts that suggest monotone places (a place's value is computed in each state)."""
 
@@ -98,10 +98,13 @@ def find_ranking(
     state: Sequence[StateInvariant],
     budget: Budget,
     places: Sequence[Place] = (),
+    *,
+    potentials: bool = True,
 ) -> Ranking | None:
     """A ranking of the system (monotone fluents, then with monotone `places` too, else a
-    potential), or None if none of the tried kinds is proved. `unrolling` has a free start;
-    `state` are the proved state invariants. OutOfBudget if the budget ends first."""
+    potential, unless not `potentials`), or None if none of the tried kinds is proved.
+    `unrolling` has a free start; `state` are the proved state invariants. OutOfBudget if
+    the budget ends first."""
     proved = [invariant.literal for invariant in state]
     exclusive = [invariant.exclusive for invariant in state if invariant.exclusive]
     prover = _Monotone(unrolling, proved, budget)
@@ -117,9 +120,10 @@ def find_ranking(
         terms = tuple((1, candidate.literal) for candidate in candidates)
         most = _largest(system, terms, exclusive)
         return Ranking(terms, 0, most, steps, _description(candidates, steps))
-    for steps in PROGRESS_STEPS[:POTENTIAL_STEPS]:
+    spans = PROGRESS_STEPS[:POTENTIAL_STEPS] if potentials else ()
+    for number, steps in enumerate(spans):
         try:
-            part = budget.part(share=POTENTIAL_SHARE)
+            part = budget.part(share=1 / (len(spans) - number))
             found = find_potential(system, unrolling, playouts, proved, steps, part)
         except OutOfBudget:
             budget.check()  # only the search's share ran out
