@@ -303,12 +303,13 @@ def test_a_ranking_found_first_stands_when_later_proofs_take_the_time(monkeypatc
 @pytest.mark.parametrize("horizon", [40, 5])
 def test_a_ranking_proves_termination_when_the_depth_searches_run_out(monkeypatch, horizon):
     # PREPARE_THEN_MARK: every two steps mark one of three cells, so no game has more than
-    # 2 * (3 + 1) - 1 = 7 steps. The searches that narrow the bound down to the longest game
-    # (6) all run out of time here; the ranking's bound alone proves that every game ends.
+    # 2 * (3 + 1) - 1 = 7 steps, and no non-terminal state is 8 steps deep (the depth that
+    # termination reports). The searches that narrow the bound down to the longest game (6)
+    # all run out of time here; the ranking's bound alone proves that every game ends.
     def runs_out(*args, **kwargs):
         raise OutOfBudget("the time limit ran out")
 
     monkeypatch.setattr(Verifier, "_counted_bound", runs_out)
     result = verify_game(PREPARE_THEN_MARK, horizon=horizon, exhaustive=False)
     assert result.longest_game.status == "unknown"
-    assert (result.termination.status, result.termination.value) == ("proved", 7)
+    assert (result.termination.status, result.termination.value) == ("proved", 8)

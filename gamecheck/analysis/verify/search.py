@@ -247,10 +247,11 @@ class Verifier:
         most = self._steps_at_most()
         if most is None:
             return
-        if most + 1 <= self.horizon:
-            self.deepest = most + 1 if self.deepest is None else min(most + 1, self.deepest)
+        beyond = most + 1  # no line of play reaches it: no non-terminal state is there
+        if beyond <= self.horizon:
+            self.deepest = beyond if self.deepest is None else min(beyond, self.deepest)
         else:
-            self.ends_within = most
+            self.ends_within = beyond
 
     def _steps_at_most(self) -> int | None:
         """No line of play has more steps, by the ranking or a counter of the proved
@@ -291,8 +292,7 @@ class Verifier:
         if longest.status == PROVED:
             bound, note = longest.value, ""
         elif self._complete():
-            bound = min(self.deepest, self._steps_at_most() or self.deepest)
-            note = " (how long the longest game is, exactly, is unknown)"
+            bound, note = self.deepest, " (how long the longest game is, exactly, is unknown)"
         elif self.ends_within is not None:
             bound, note = (
                 self.ends_within,
