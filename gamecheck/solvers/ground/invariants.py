@@ -28,7 +28,9 @@ arguments first and hand them to the solver as constraints on every layer:
   is within t of its initial value (a counter tells the depth already, and the limits' sums
   at every layer would only slow the solver down; a clock does not tell the count);
 * where there is no counter, a ranking (solvers/ground/ranking.py): fluents that turn only
-  one way, one of which every step turns, so that every game ends within a bound.
+  one way, one of which every step turns, so that every game ends within a bound. It is
+  sought first right after the state invariants and clocks, in a share of the time (the
+  slower proofs below could take it all), then, if not found, again after them.
 * functional dependencies among derived atoms (functional.py): a running count has one
   value in any state, proved on one layer of a free start (the verify pipeline asks for
   them after the rest, in a share of its own).
@@ -42,7 +44,8 @@ state. The candidates are proved a family at a time, the smallest first, each fa
 the invariants proved before it, and then what is left all at once (`_Induction.houdini`):
 a budget too short for one run over thousands of candidates still proves the families it
 finished. Counters are then proved by k-induction under the proved state invariants (every
-step changes their features in one of the sampled ways); a balance by k-induction on its sum
+step changes their features in one of the sampled ways; each candidate in a share of the
+time); a balance by k-induction on its sum
 and its registers being there, the sum's change written over the literals a step changes;
 and Houdini runs once more on the candidates left, with the balances assumed. Each stage
 runs within the budget it is given; a run the budget cuts short
