@@ -2,6 +2,7 @@
 compared a block of atoms at a time (checked here against a pair-by-pair count), and a phase
 whose budget is over returns what it settled instead of running on."""
 
+import contextlib
 import random
 from pathlib import Path
 from types import SimpleNamespace
@@ -123,6 +124,19 @@ def test_a_playout_line_search_with_an_expired_budget_stops():
         playouts.find(system, system.terminal, range(10), Budget(0))
 
 
+def test_a_rule_sheet_evaluation_stops_when_its_budget_ends_and_leaves_no_trace():
+    # A state the reasoner has not evaluated yet, asked about inside an ended budget: the
+    # evaluation stops (a big sheet's take seconds: merrills'); outside, the same question
+    # gets the answer the rules give (this connect four's initial state is not terminal, and
+    # each of its 5 columns takes red's first disc).
+    game = GdlGame.from_file(SHEETS / "connect4_small.kif")
+    start = game.initial_state()
+    with pytest.raises(OutOfBudget), game.within(Budget(0.0)):
+        game.is_terminal(start)
+    assert not game.is_terminal(start)
+    assert len(game.legal(start, game.roles[0])) == 5
+
+
 def test_a_replay_does_not_begin_a_step_the_time_left_cannot_finish(monkeypatch):
     # A game whose every step takes one (fake) second, replayed with 2.5 s: by hand, steps 1
     # and 2 begin with 2.5 s and 1.5 s left, at least the one second a step took; step 3
@@ -144,6 +158,12 @@ def test_a_replay_does_not_begin_a_step_the_time_left_cannot_finish(monkeypatch)
         def next(self, state, joint):
             now[0] += 1.0
             return state + 1
+
+        def is_terminal(self, state):
+            return False
+
+        def within(self, budget):
+            return contextlib.nullcontext()
 
     with pytest.raises(OutOfBudget):
         replay.replay_line(SlowCounter(), [("tick",)] * 5, budget=Budget(2.5))

@@ -43,26 +43,30 @@ def replay_line(
 ) -> Replay:
     """Play joint actions (GDL text, role order) with legality checked at every step;
     OutOfBudget if the budget ends first, or has less time left than the slowest step took
-    (this replay's, or `slowest`, an earlier replay's: a step of a rule sheet's reasoner
-    cannot be stopped, and merrills' take 1.3 s), and the line is then not confirmed."""
+    (this replay's, or `slowest`, an earlier replay's: merrills' take 1.3 s), and the line
+    is then not confirmed. A step includes telling whether the state it reaches is terminal
+    (a rule sheet's reasoner keeps what that evaluated, so a claim about the last state is
+    quick), and a rule sheet's evaluations stop when the budget ends."""
     state = game.initial_state() if start is None else start
     states = [state]
-    for number, joint_text in enumerate(steps, start=1):
-        began = time.monotonic()
-        if budget is not None:
-            budget.check()
-            if budget.remaining() < slowest:
-                raise OutOfBudget(budget.stop_reason())
-        try:
-            joint = tuple(
-                game.parse_action(role, text)
-                for role, text in zip(game.roles, joint_text, strict=True)
-            )
-            state = game.next(state, joint)
-        except (GamecheckError, ValueError) as error:
-            raise ReplayError(
-                f"{game.name}: step {number} ({' '.join(joint_text)}): {error}"
-            ) from None
-        states.append(state)
-        slowest = max(slowest, time.monotonic() - began)
+    with game.within(budget):
+        for number, joint_text in enumerate(steps, start=1):
+            began = time.monotonic()
+            if budget is not None:
+                budget.check()
+                if budget.remaining() < slowest:
+                    raise OutOfBudget(budget.stop_reason())
+            try:
+                joint = tuple(
+                    game.parse_action(role, text)
+                    for role, text in zip(game.roles, joint_text, strict=True)
+                )
+                state = game.next(state, joint)
+                game.is_terminal(state)  # within the budget, kept by a sheet's reasoner
+            except (GamecheckError, ValueError) as error:
+                raise ReplayError(
+                    f"{game.name}: step {number} ({' '.join(joint_text)}): {error}"
+                ) from None
+            states.append(state)
+            slowest = max(slowest, time.monotonic() - began)
     return Replay(game, tuple(states), slowest)

@@ -57,6 +57,9 @@ class Reasoner:
         self.roles = role_names(rules)
         self._states: OrderedDict[frozenset, tuple[Model, dict[str, tuple]]] = OrderedDict()
         """Recent states: their model and the legal actions found so far, per role."""
+        self.budget: Budget | None = None
+        """Where set, an evaluation of a state or a step stops when it ends (OutOfBudget): a
+        big sheet's take seconds (merrills'), and time limits are kept."""
 
     @property
     def statistics(self) -> Statistics:
@@ -76,7 +79,7 @@ class Reasoner:
             return cached
         model = dict(self.static_model)
         model["true"] = Relation((fact,) for fact in state)
-        self.program.evaluate(model, self._phase_components[STATE])
+        self.program.evaluate(model, self._phase_components[STATE], budget=self.budget)
         self._states[state] = cached = (model, {})
         if len(self._states) > STATE_CACHE_SIZE:
             self._states.popitem(last=False)
@@ -110,7 +113,7 @@ class Reasoner:
         """The state after the joint action (one action per role, in role order)."""
         model = dict(self.state_model(state))
         model["does"] = Relation(zip(self.roles, joint, strict=True))
-        self.program.evaluate(model, self._phase_components[MOVE])
+        self.program.evaluate(model, self._phase_components[MOVE], budget=self.budget)
         return frozenset(args[0] for args in _facts(model, "next"))
 
 

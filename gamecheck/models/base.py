@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import itertools
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
+from gamecheck.budget import Budget
 from gamecheck.errors import IllegalActionError, UnknownRoleError
 
 State = Hashable
@@ -113,6 +115,12 @@ class Game(ABC):
                 raise IllegalActionError(
                     f"{self.action_text(action)} is not a legal action of {role} here"
                 )
+
+    @contextmanager
+    def within(self, budget: Budget | None) -> Iterator[None]:
+        """Inside, a step or a state's evaluation that takes long stops when `budget` ends
+        (OutOfBudget). A built-in game's steps are quick: here it does nothing."""
+        yield
 
     def joint_actions(self, state: State) -> list[Joint]:
         """Every legal joint action in `state`, in a fixed order."""

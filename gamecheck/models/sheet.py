@@ -10,7 +10,8 @@ within a budget by `prepare`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from gamecheck.budget import Budget
@@ -47,6 +48,16 @@ class GdlGame(Game):
         if the static relations are too big to hold (the game is then not playable here)."""
         if self._reasoner is None:
             self._reasoner = Reasoner(self.rules, budget=budget)
+
+    @contextmanager
+    def within(self, budget: Budget | None) -> Iterator[None]:
+        """Inside, the reasoner's evaluations stop when `budget` ends (OutOfBudget)."""
+        reasoner = self.reasoner
+        kept, reasoner.budget = reasoner.budget, budget
+        try:
+            yield
+        finally:
+            reasoner.budget = kept
 
     @classmethod
     def from_file(cls, path: str | Path) -> GdlGame:
