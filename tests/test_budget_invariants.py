@@ -137,6 +137,23 @@ def test_a_rule_sheet_evaluation_stops_when_its_budget_ends_and_leaves_no_trace(
     assert len(game.legal(start, game.roles[0])) == 5
 
 
+def test_a_playout_search_does_not_begin_a_chunk_the_time_left_cannot_finish(monkeypatch):
+    # Chunks of one state, each taking one (fake) second, with 2.5 s: by hand, chunks 0 and 1
+    # begin with 2.5 s and 1.5 s left; chunk 2 would begin with 0.5 s, less than a chunk
+    # took, so the search stops there (merrills' chunks take 0.7 s and ran past the limit).
+    now = [0.0]
+    clock = SimpleNamespace(monotonic=lambda: now[0])
+    monkeypatch.setattr(sampling, "time", clock)
+    monkeypatch.setattr(budget_module, "time", clock)
+    monkeypatch.setattr(sampling, "FIND_CHUNK", 1)
+    begun = []
+    with pytest.raises(OutOfBudget):
+        for chunk in sampling._chunks(5, Budget(2.5)):
+            begun.append(chunk.start)
+            now[0] += 1.0
+    assert begun == [0, 1]
+
+
 def test_a_replay_does_not_begin_a_step_the_time_left_cannot_finish(monkeypatch):
     # A game whose every step takes one (fake) second, replayed with 2.5 s: by hand, steps 1
     # and 2 begin with 2.5 s and 1.5 s left, at least the one second a step took; step 3
