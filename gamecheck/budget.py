@@ -115,6 +115,13 @@ class Budget:
         if stopped or self.deadline is not None and time.monotonic() >= self.deadline:
             raise OutOfBudget(self.stop_reason())
 
+    def check_room(self, seconds: float) -> None:
+        """`check`, and raise OutOfBudget too where less than `seconds` are left: work that
+        long, which cannot be stopped in the middle or is wasted if it is, would not finish."""
+        self.check()
+        if self.remaining() < seconds:
+            raise OutOfBudget(self.stop_reason())
+
     def stop_reason(self) -> str:
         """Why the budget ends: an interruption, the memory limit, or else the time limit."""
         root = self.root

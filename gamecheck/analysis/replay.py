@@ -6,7 +6,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gamecheck.budget import Budget, OutOfBudget
+from gamecheck.budget import Budget
 from gamecheck.errors import CrossCheckFailure, GamecheckError
 from gamecheck.models.base import Game, State
 
@@ -53,9 +53,7 @@ def replay_line(
         for number, joint_text in enumerate(steps, start=1):
             began = time.monotonic()
             if budget is not None:
-                budget.check()
-                if budget.remaining() < slowest:
-                    raise OutOfBudget(budget.stop_reason())
+                budget.check_room(slowest)
             try:
                 joint = tuple(
                     game.parse_action(role, text)

@@ -166,9 +166,7 @@ def _chunks(total: int, budget: Budget) -> Iterator[slice]:
     not finish (less than the slowest so far took: merrills' take 0.7 s)."""
     slowest = 0.0
     for start in range(0, total, FIND_CHUNK):
-        budget.check()
-        if budget.remaining() < slowest:
-            raise OutOfBudget(budget.stop_reason())
+        budget.check_room(slowest)
         began = time.monotonic()
         yield slice(start, start + FIND_CHUNK)
         slowest = max(slowest, time.monotonic() - began)
