@@ -256,13 +256,18 @@ class Verifier:
     def _steps_at_most(self) -> int | None:
         """No line of play has more steps, by the ranking or a counter of the proved
         invariants (None if there are neither)."""
+        return min(self._depth_bounds(), default=None)
+
+    def _depth_bounds(self) -> list[int]:
+        """How many steps into a game a state can be at most, by each counter and by the
+        ranking of the proved invariants (none without them)."""
         invariants = self.states.invariants if self.states is not None else None
         if invariants is None:
-            return None
+            return []
         bounds = [counter.most_steps for counter in invariants.counters]
         if invariants.ranking is not None:
             bounds.append(invariants.ranking.longest)
-        return min(bounds, default=None)
+        return bounds
 
     def _nonterminal_at(self, depth: int) -> Line | None:
         """A line of play to a non-terminal state after `depth` steps, None if none is
@@ -340,15 +345,10 @@ class Verifier:
         `condition`, where the counters or the ranking tell a state's depth (h may lie
         beyond the horizon, up to the deepest state they allow); None if there are none or
         they bound nothing that deep."""
-        invariants = self.states.invariants if self.states is not None else None
-        if invariants is None or not (invariants.counters or invariants.ranking):
+        bounds = self._depth_bounds()
+        if not bounds:
             return None
-        ranking = invariants.ranking
-        deepest = max(
-            self.horizon,
-            ranking.longest if ranking is not None else 0,
-            *(counter.most_steps for counter in invariants.counters),
-        )
+        deepest = max(self.horizon, *bounds)
         if self._possible(condition, deepest + 1):
             return None
         low, high = 0, deepest + 1  # possible from low on, impossible from high on

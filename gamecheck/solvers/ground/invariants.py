@@ -45,12 +45,11 @@ the invariants proved before it, and then what is left all at once (`_Induction.
 a budget too short for one run over thousands of candidates still proves the families it
 finished. Counters are then proved by k-induction under the proved state invariants (every
 step changes their features in one of the sampled ways; each candidate in a share of the
-time); a balance by k-induction on its sum
-and its registers being there, the sum's change written over the literals a step changes;
-and Houdini runs once more on the candidates left, with the balances assumed. Each stage
-runs within the budget it is given; a run the budget cuts short
-proves nothing (an unfinished Houdini run has not reached its fixpoint), and what was
-proved before it stands.
+time); a balance by k-induction on its sum and its registers being there, the sum's change
+written over the literals a step changes; and Houdini runs once more on the candidates
+left, with the balances assumed. Each stage runs within the budget it is given; a run the
+budget cuts short proves nothing (an unfinished Houdini run has not reached its fixpoint),
+and what was proved before it stands.
 """
 
 from __future__ import annotations
