@@ -2,6 +2,8 @@
 while some joint action keeps it going. Expected lengths are worked out by hand from the
 rules below; the lines they play are replayed on the GDL reasoner."""
 
+from pathlib import Path
+
 import numpy as np
 
 from gamecheck.analysis.replay import replay_line
@@ -9,7 +11,9 @@ from gamecheck.gdl.terms import term_text
 from gamecheck.models.sheet import GdlGame
 from gamecheck.solvers.ground.explore import estimated_states
 from gamecheck.solvers.ground.grounder import ground
-from gamecheck.solvers.ground.sampling import random_playouts
+from gamecheck.solvers.ground.sampling import MOBILE_PLAYOUTS, random_playouts
+
+DATA = Path(__file__).parent / "data" / "gdl"
 
 # Each step the player goes on (the count rises) or stops (the game ends at once); the game
 # also ends at count 10. Going on is always legal, so a playout that avoids ending lasts 10
@@ -36,7 +40,7 @@ def test_lasting_playouts_go_on_while_the_game_can_and_random_ones_stop_early():
     system = ground(game.rules, game.name)
     playouts = random_playouts(system, 256, max_steps=50, seed=4, lasting=128)
     plain, lasting = playouts.lengths[:256], playouts.lengths[256:]
-    assert len(lasting) == 128
+    assert len(lasting) == 128 + MOBILE_PLAYOUTS  # the mobile ones avoid ending too
     assert set(lasting) == {10}
     # random ones: mean length below 2 (it is 2 - 2^-9 in expectation), few at 10
     assert plain.mean() < 2.5
@@ -56,6 +60,23 @@ def test_a_lasting_playout_line_is_legal_on_the_reasoner_and_ends_as_the_system_
     assert game.is_terminal(final) and game.goals(final) == (100,)
 
 
+def test_mobile_playouts_play_a_knights_tour_to_the_end_and_it_replays_on_the_reasoner():
+    # 25 squares, each visited once: no line has more than 24 moves, and a tour from the
+    # corner has 24 (Warnsdorff's rule, moving where the fewest moves go on, finds one)
+    game = GdlGame.from_file(DATA / "knights_tour.kif")
+    system = ground(game.rules, game.name)
+    playouts = random_playouts(system, 64, max_steps=50, seed=1, lasting=64)
+    assert len(playouts.lengths) == 128 + MOBILE_PLAYOUTS
+    assert playouts.lengths.max() == 24
+    assert playouts.lengths[-MOBILE_PLAYOUTS:].max() == 24
+    tour = system.circuit.conj([system.terminal, system.goals[0][100]])
+    line = playouts.find(system, tour, range(0, 51))
+    assert line is not None and line.depth == 24
+    steps = [[term_text(system.actions[0][joint[0]])] for joint in line.steps]
+    final = replay_line(game, steps).states[-1]
+    assert game.is_terminal(final) and game.goals(final) == (100,)
+
+
 def test_the_estimate_of_reachable_states_ignores_lasting_playouts():
     # lasting playouts copy each other's lines, so their states are not independent
     # samples: the estimate is that of the random playouts alone (the same seed plays
@@ -64,6 +85,6 @@ def test_the_estimate_of_reachable_states_ignores_lasting_playouts():
     system = ground(game.rules, game.name)
     alone = random_playouts(system, 64, max_steps=50, seed=6)
     both = random_playouts(system, 64, max_steps=50, seed=6, lasting=64)
-    assert (both.lasting, len(both.lengths)) == (64, 128)
+    assert (both.lasting, len(both.lengths)) == (64 + MOBILE_PLAYOUTS, 128 + MOBILE_PLAYOUTS)
     assert np.array_equal(both.lengths[:64], alone.lengths)
     assert estimated_states(both) == estimated_states(alone)

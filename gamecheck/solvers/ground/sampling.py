@@ -12,6 +12,7 @@ kept take at most STATE_BYTES.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Iterator
@@ -30,6 +31,12 @@ STATE_BYTES = 256 << 20
 LOOKAHEAD = 32
 """The most joint actions a lasting playout tries at a step before it takes one that ends
 the game."""
+MOBILE_PLAYOUTS = 64
+"""Lasting playouts that choose by mobility (`_mobile_step`), played after the others."""
+MOBILE_CANDIDATES = 12
+"""The most joint actions a mobile playout weighs at a step."""
+MOBILE_SHARE = 1 / 3
+"""The share of the lasting playouts' time that the mobile ones take."""
 PACE_PLAYOUTS = 64
 """Playouts played first, to time how many more fit in the budget."""
 FIND_CHUNK = 4096
@@ -324,7 +331,9 @@ def random_playouts(
     they last longer than random ones, to the end of a step counter or to a full board,
     where the longest game and the scores of drawn games lie. A lasting playout that can
     only end the game goes on, instead, as a copy of one that need not (its line and
-    states so far): "go with the winners"."""
+    states so far): "go with the winners". Last, in MOBILE_SHARE of that time,
+    MOBILE_PLAYOUTS lasting playouts that choose by mobility (`_mobile_step`): puzzles
+    whose longest line fills a board (a knight's tour, queens) are played to the end."""
     rng = np.random.default_rng(seed)
     circuit = None
     try:
@@ -340,8 +349,19 @@ def random_playouts(
         ending = circuit.restricted([system.terminal], budget)
     except OutOfBudget:
         return played
-    more = _play_paced(system, circuit, lasting, max_steps, state_bytes, rng, budget, ending)
-    return played.joined(replace(more, lasting=len(more.lengths)))
+    lasting_budget = budget.part(share=1 - MOBILE_SHARE) if budget is not None else None
+    more = _play_paced(
+        system, circuit, lasting, max_steps, state_bytes, rng, lasting_budget, ending
+    )
+    played = played.joined(replace(more, lasting=len(more.lengths)))
+    try:
+        ahead = circuit.restricted([system.terminal, *itertools.chain(*system.legal)], budget)
+    except OutOfBudget:
+        return played
+    mobile = _play(
+        system, circuit, MOBILE_PLAYOUTS, max_steps, state_bytes // 4, rng, budget, ahead, True
+    )
+    return played.joined(replace(mobile, lasting=len(mobile.lengths)))
 
 
 def _play_paced(system, circuit, playouts, max_steps, state_bytes, rng, budget, ending=None):
@@ -361,9 +381,12 @@ def _play_paced(system, circuit, playouts, max_steps, state_bytes, rng, budget, 
     return first.joined(_play(system, circuit, more, max_steps, state_bytes, rng, budget, ending))
 
 
-def _play(system, circuit, playouts, max_steps, state_bytes, rng, budget, ending=None):
+def _play(
+    system, circuit, playouts, max_steps, state_bytes, rng, budget, ending=None, mobile=False
+):
     """Playouts from the initial state (lasting ones if the terminal's compiled cone
-    `ending` is given), their states taking at most `state_bytes`."""
+    `ending` is given; mobile ones if it is the cone of the legal actions too and `mobile`),
+    their states taking at most `state_bytes`."""
     width = max(1, len(system.fluents))
     playouts = max(64, min(playouts, state_bytes // (width * (max_steps + 1)) // 64 * 64))
     max_steps = min(max_steps, state_bytes // (width * playouts))
@@ -391,6 +414,9 @@ def _play(system, circuit, playouts, max_steps, state_bytes, rng, budget, ending
         scores = [rng.random(allowed.shape) for allowed in legal]
         if ending is None:
             joint, following = _step(system, circuit, values, legal, scores)
+        elif mobile:
+            step = _mobile_step(system, circuit, ending, values, legal, scores, budget)
+            joint, following, lasts = step
         else:
             joint, following, lasts = _lasting_step(system, circuit, ending, values, legal, scores)
         keep = pack(running[None, :])
@@ -454,6 +480,44 @@ def _lasting_step(system, circuit, ending, values, legal, scores):
         take = pack(~settled[None, :])
         following = (other_following & take) | (following & ~take)
     return joint, following, settled
+
+
+def _mobile_step(system, circuit, ahead, values, legal, scores, budget):
+    """Of each playout's joint actions of rank 0, 1, ... (see `_step`; at most
+    MOBILE_CANDIDATES, and no more than the most legal actions a role has), one whose next
+    state is not terminal (if any) that leaves the most legal actions (in even playouts) or
+    the fewest (in odd ones: Warnsdorff's rule for a knight's tour), the first so ranked on
+    a tie; with the next states and whether each is not terminal. `ahead` is the compiled
+    cone of the terminal and the legal actions; where the budget ends, the joint actions
+    weighed so far decide."""
+    fluent_nodes = np.array(system.fluent_nodes, dtype=int)
+    playouts = legal[0].shape[1]
+    signs = np.where(np.arange(playouts) % 2 == 0, 1, -1)
+    ceiling = sum(len(literals) for literals in system.legal) + 1  # above any mobility
+    ranks = min(MOBILE_CANDIDATES, max(int(allowed.sum(axis=0).max()) for allowed in legal))
+    best = np.full(playouts, -2 * ceiling)
+    for rank in range(ranks):
+        joint, following = _step(system, circuit, values, legal, scores, rank)
+        after = np.zeros_like(values)
+        after[fluent_nodes] = following
+        ahead.evaluate(after)
+        going = ~_literal_rows(after, [system.terminal], playouts)[0]
+        mobility = sum(
+            _literal_rows(after, literals, playouts).sum(axis=0) for literals in system.legal
+        )
+        key = np.where(going, ceiling, 0) + signs * mobility
+        better = key > best
+        if rank == 0:
+            chosen, reached, lasts = joint, following, going
+        else:
+            chosen[better] = joint[better]
+            take = pack(better[None, :])
+            reached = (following & take) | (reached & ~take)
+            lasts = np.where(better, going, lasts)
+        best = np.maximum(best, key)
+        if budget is not None and budget.expired:
+            break
+    return chosen, reached, lasts
 
 
 def _level(gates, children, flips, counts) -> tuple[np.ndarray, ...]:
