@@ -214,7 +214,8 @@ class _Found:
         if self.edges > MAX_EDGES:
             raise TooManyStates(f"more than {MAX_EDGES:,} joint actions in reachable states")
         packed = np.packbits(following, axis=1)
-        keys, first, inverse = np.unique(packed, axis=0, return_index=True, return_inverse=True)
+        first, inverse = _distinct(following, packed)
+        keys = packed[first]
         targets = np.empty(len(keys), dtype=np.int64)
         new = []
         for number, key in enumerate(keys):
@@ -226,7 +227,7 @@ class _Found:
             targets[number] = target
         self._append(keys[new], first_edge + first[new])
         self.sources.append(sources)
-        self.targets.append(targets[inverse.reshape(-1)])
+        self.targets.append(targets[inverse])
         self.edge_joints.append(joints)
 
     def _append(self, packed: np.ndarray, found_by: np.ndarray) -> None:
@@ -253,6 +254,19 @@ class _Found:
             targets=joined(self.targets),
             edge_joints=joined(self.edge_joints, self.roles),
         )
+
+
+def _distinct(rows: np.ndarray, packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(first, inverse): the first of each distinct row of `rows` (their packed bits:
+    `packed`), in order of appearance, and for each row the number of its among them.
+    Rows are told apart by a hash, checked: rows whose hashes collide are compared whole."""
+    _, first, inverse = np.unique(state_hashes(rows), return_index=True, return_inverse=True)
+    if not np.array_equal(packed, packed[first][inverse]):
+        _, first, inverse = np.unique(packed, axis=0, return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    number = np.empty_like(order)
+    number[order] = np.arange(len(order))
+    return first[order], number[inverse.reshape(-1)]
 
 
 def _unpacked(packed: np.ndarray, fluents: int) -> np.ndarray:

@@ -45,19 +45,27 @@ FIND_CHUNK = 4096
 
 def pack(rows: np.ndarray) -> np.ndarray:
     """Boolean rows (rows x n) as words (rows x ceil(n/64)), bit i of a row in word i//64."""
-    rows = np.asarray(rows, dtype=bool)
-    padding = -rows.shape[1] % 64
-    padded = np.pad(rows, ((0, 0), (0, padding)))
-    packed = np.packbits(padded, axis=1, bitorder="little")
+    packed = np.packbits(np.asarray(rows, dtype=bool), axis=1, bitorder="little")
+    padding = -packed.shape[1] % 8
+    if padding:
+        packed = np.pad(packed, ((0, 0), (0, padding)))
     return np.ascontiguousarray(packed).view(np.uint64)
 
 
 def state_hashes(rows: np.ndarray) -> np.ndarray:
-    """A hash of each boolean row (a state): its packed words times fixed odd multipliers,
-    summed."""
-    words = -(-rows.shape[1] // 64)
-    multipliers = np.random.default_rng(0).integers(1, 2**63, size=words, dtype=np.uint64) | 1
-    return (pack(rows) * multipliers).sum(axis=1, dtype=np.uint64)
+    """A hash of each boolean row (a state): its packed words mixed in one at a time,
+    each mix splitmix64's finalizer (every bit of a word moves every bit of the hash: a
+    plain weighted sum of the words lets states that differ in high bits collide)."""
+    hashes = np.zeros(len(rows), dtype=np.uint64)
+    for word in pack(rows).T:
+        hashes = _mixed(hashes ^ word)
+    return hashes
+
+
+def _mixed(words: np.ndarray) -> np.ndarray:
+    words = (words ^ (words >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    words = (words ^ (words >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return words ^ (words >> np.uint64(31))
 
 
 def unpack(words: np.ndarray, width: int) -> np.ndarray:
