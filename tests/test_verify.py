@@ -387,3 +387,28 @@ def test_a_shortest_game_cut_short_tells_the_bounds_it_reached(monkeypatch):
     verifier.whole_budget = Budget(0)
     again = verifier._timed("shortest_game", verifier.shortest_game, Budget(0))
     assert (again.status, again.detail) == ("unknown", answer.detail)
+
+
+def test_a_win_found_bounds_the_shortest_game(monkeypatch):
+    # tic-tac-toe: x can win on its third mark, after 5 steps (x, o, x, o, x), and no game
+    # ends sooner. Here every search for a terminal state as such runs until its budget
+    # ends, and there are no random playouts: the only line to a terminal state is the
+    # earliest win's, which must then bound the shortest game from above.
+    search = Unrolling.find
+
+    def slow_for_terminal(self, condition, depths, budget):
+        if condition == self.system.terminal:
+            while not budget.expired:
+                time.sleep(0.01)
+            raise OutOfBudget("the time limit ran out")
+        return search(self, condition, depths, budget)
+
+    monkeypatch.setattr(Unrolling, "find", slow_for_terminal)
+    game = load_game(str(SHEETS / "tictactoe.kif"))
+    system = ground(game.rules, "tictactoe")
+    verifier = Verifier(make_unrolling(system, "cnf"), [game], horizon=10)
+    win = verifier._timed("xplayer", lambda: verifier.earliest_win(0), Budget(10.0))
+    assert (win.status, win.value) == ("found", 5)
+    shortest = verifier._timed("shortest_game", verifier.shortest_game, Budget(0.5))
+    assert shortest.status == "unknown"
+    assert shortest.detail.endswith("one ends after 5 (a line of play replayed)")

@@ -37,6 +37,7 @@ from gamecheck.errors import CrossCheckFailure
 from gamecheck.models.base import Game
 from gamecheck.solvers.ground.circuit import TRUE, Circuit
 from gamecheck.solvers.ground.distance import steps_needed
+from gamecheck.solvers.ground.extension import extended_line
 from gamecheck.solvers.ground.sampling import Playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import Line, OpenQuery, Unrolling
@@ -61,6 +62,9 @@ are often the hard ones (checkers), which the questions then search once for all
 BOUNDS_SHARE = 0.1
 """The share of the time left that replaying the shortest line found behind an unknown
 shortest game or earliest win may take (it tells how deep the answer is at most)."""
+EXTENSION_SHARE = 0.25
+"""The share of a question's time left that extending the playouts' lines to one depth may
+take (solvers/ground/extension.py), before the solver searches from the initial state."""
 TEAMS = " teams"
 """The teams question's key among the questions (no role can have this name)."""
 
@@ -117,6 +121,8 @@ class Verifier:
         """The goal vectors found so far, each with its line of play (kept between rounds)."""
         self._outcome_query: OpenQuery | None = None
         self._outcome_excluded: set[tuple] = set()
+        self._deepest_extended = False
+        """Whether the outcomes were sought by extending the playouts' lines."""
         self._steps_needed: dict[int, int] = {}
         """Condition -> no state satisfying it is reachable in fewer steps (proved by a
         weighted sum, solvers/ground/distance.py)."""
@@ -436,14 +442,18 @@ class Verifier:
     def outcomes(self) -> Outcomes:
         """Every goal vector of a reachable terminal state (those found before the budget
         ends, if it does): first those the random playouts ended with, then one per model
-        of an enumeration that excludes each vector found. Complete once no state the
-        invariants allow has another vector, the enumeration finds none up to the end of
-        the game, or k-induction proves none reachable."""
+        of an enumeration that excludes each vector found. Before it, the playouts' lines
+        are extended to terminal states with other vectors at the deepest depth a game
+        reaches (a full board's draw: a solver from the initial state takes long to find
+        one). Complete once no state the invariants allow has another vector, the
+        enumeration finds none up to the end of the game, or k-induction proves none
+        reachable."""
         self.progress("outcomes")
         found = self._outcome_witnesses
         try:
             if self.playouts is not None and not found:
                 self._harvest_outcomes(found)
+            self._deepest_outcomes(found)
             complete = self._no_other_outcome(found) or self._enumerate_outcomes(found)
         except OutOfBudget:
             complete = False
@@ -581,8 +591,14 @@ class Verifier:
         return self.states is not None and not self._possible(condition, 0)
 
     def _find(self, condition: int, depths) -> Line | None:
+        """A line of play to a state satisfying `condition` after a number of steps in
+        `depths`, or None if there is none: a random playout's, else one that extends a
+        playout's first steps (at a single depth), else the solver's."""
         if self.playouts is not None:
             line = self.playouts.find(self.system, condition, depths, self.budget)
+            if line is None and self.states is not None and len(depths) == 1:
+                part = self.budget.part(share=EXTENSION_SHARE)
+                line = extended_line(self.playouts, self.states, condition, depths[0], part)
             if line is not None:
                 return line
         return self.unrolling.find(condition, depths, self.budget)
@@ -645,9 +661,20 @@ class Verifier:
         return self._shortest_found.get(condition)
 
     def _keep(self, condition: int, line: Line) -> Line:
-        """`line`, kept as the shortest found to a state satisfying `condition`."""
+        """`line`, kept as the shortest found to a state satisfying `condition`, and as one
+        to a terminal state where it ends in one (a win: it bounds the shortest game)."""
         self._shortest_found[condition] = _shorter(line, self._found(condition))
+        terminal = self.system.terminal
+        if condition != terminal and self._ends_terminal(line):
+            self._shortest_found[terminal] = _shorter(line, self._found(terminal))
         return line
+
+    def _ends_terminal(self, line: Line) -> bool:
+        """Whether the line ends in a terminal state (False if the budget ends first)."""
+        try:
+            return _value(self.system.evaluate(self._final_state(line)), self.system.terminal)
+        except OutOfBudget:
+            return False
 
     def _none_until(self, condition: int, depth: int) -> int:
         """The most steps before which no state satisfying `condition` is reachable, as
@@ -720,14 +747,37 @@ class Verifier:
             vector = self._vector_of(values)
             found.setdefault(vector, self._checked(line, ends_with_goals(vector)))
 
+    def _deepest_outcomes(self, found: dict[tuple, tuple]) -> None:
+        """Add the goal vectors of terminal states at the deepest depth a game reaches
+        that extending the playouts' lines finds, each excluding those found (once, in
+        EXTENSION_SHARE of the time left)."""
+        searched = self._deepest_extended or not self._complete()
+        if searched or self.states is None or self.playouts is None:
+            return
+        self._deepest_extended = True
+        part = self.budget.part(share=EXTENSION_SHARE)
+        while True:
+            condition = self._other_outcome(found)
+            line = extended_line(self.playouts, self.states, condition, self.deepest, part)
+            if line is None:
+                return
+            vector = self._goal_vector(line)
+            if vector in found:
+                raise CrossCheckFailure(f"{self.method} found goal vector {vector} twice")
+            found[vector] = self._checked(line, ends_with_goals(vector))
+
+    def _other_outcome(self, found: dict[tuple, tuple]) -> int:
+        """A terminal state with a goal vector not in `found`."""
+        others = [-self.conditions.goals_equal(vector) for vector in found]
+        return self.system.circuit.conj([self.system.terminal, *others])
+
     def _no_other_outcome(self, found: dict[tuple, tuple], searched: int = 0) -> bool:
         """Whether no state the invariants allow is terminal with a goal vector not in
         `found`, or (lines of play shorter than `searched` steps having found none) that
         k-induction proves none such reachable."""
         if self.states is None:
             return False
-        others = [-self.conditions.goals_equal(vector) for vector in found]
-        condition = self.system.circuit.conj([self.system.terminal, *others])
+        condition = self._other_outcome(found)
         return self._impossible(condition) or self._inductive(
             condition, searched, list(INDUCTION_DEPTHS)
         )
@@ -748,6 +798,7 @@ class Verifier:
             if vector in found:
                 raise CrossCheckFailure(f"{self.unrolling.name} found goal vector {vector} twice")
             found[vector] = self._checked(line, ends_with_goals(vector))
+            self._keep(self.system.terminal, line)
         query.close()
         self._outcome_query = None
         return self._complete() or self._no_other_outcome(found, searched=self._depths().stop)

@@ -247,7 +247,7 @@ class Playouts:
                 break
         if first is None:
             return None
-        return self._line(players[first], steps[first])
+        return self.line(players[first], steps[first])
 
     def endings(
         self, system: TransitionSystem, literals: list[int], budget: Budget | None = None
@@ -268,7 +268,7 @@ class Playouts:
             for key, index in zip(keys, first, strict=True):
                 player = players[ended[index]]
                 lines.setdefault(
-                    tuple(bool(v) for v in key), self._line(player, self.lengths[player])
+                    tuple(bool(v) for v in key), self.line(player, self.lengths[player])
                 )
         return lines
 
@@ -315,9 +315,9 @@ class Playouts:
         if best is None:
             return None
         player, back, start = best
-        return self._line(player, back), start
+        return self.line(player, back), start
 
-    def _line(self, player: int, steps: int) -> Line:
+    def line(self, player: int, steps: int) -> Line:
         """The first `steps` joint actions of a playout."""
         line = self.actions[:steps, player]
         return Line(tuple(tuple(int(a) for a in joint) for joint in line))

@@ -476,6 +476,22 @@ class Unrolling(ABC):
             query.close()
         return None if found is None else found[0]
 
+    def line_from(
+        self, state: Sequence[bool], condition: int, steps: int, budget: Budget
+    ) -> Line | None:
+        """With a free start: a line of play of `steps` steps from `state` (a value per
+        fluent) to a layer that is alive and satisfies `condition`, or None if there is
+        none from that state (proved); OutOfBudget if the budget ends first."""
+        start = [
+            self.literal(node, 0) if value else negate(self.literal(node, 0))
+            for node, value in zip(self.system.fluent_nodes, state, strict=True)
+        ]
+        ending = [self.alive(steps), self.literal(condition, steps)]
+        model = self.satisfiable([*ending, *start], budget)
+        if model is False:
+            return None
+        return Line(tuple(self._joint(t, model) for t in range(steps)))
+
     def lasso(self, depths: Iterable[int], budget: Budget) -> tuple[Line, int] | None:
         """A line of play of k steps (k in `depths`, tried in order) through non-terminal
         states whose last state is the one after some step j < k, with that j; None if
