@@ -63,8 +63,11 @@ BOUNDS_SHARE = 0.1
 """The share of the time left that replaying the shortest line found behind an unknown
 shortest game or earliest win may take (it tells how deep the answer is at most)."""
 EXTENSION_SHARE = 0.25
-"""The share of a question's time left that extending the playouts' lines to one depth may
-take (solvers/ground/extension.py), before the solver searches from the initial state."""
+EXTENSION_SECONDS = 5.0
+"""The share of a question's time left, and the most seconds, that extending the playouts'
+lines to a depth may take (solvers/ground/extension.py) before the solver searches from the
+initial state. Where it fails once for a condition, it is not tried again for it (atariGo's
+probes of the longest game: 26 s lost to failing extensions, and the answer with them)."""
 TEAMS = " teams"
 """The teams question's key among the questions (no role can have this name)."""
 
@@ -123,6 +126,8 @@ class Verifier:
         self._outcome_excluded: set[tuple] = set()
         self._deepest_extended = False
         """Whether the outcomes were sought by extending the playouts' lines."""
+        self._not_extended: set[int] = set()
+        """Conditions for which extending the playouts' lines failed (not tried again)."""
         self._steps_needed: dict[int, int] = {}
         """Condition -> no state satisfying it is reachable in fewer steps (proved by a
         weighted sum, solvers/ground/distance.py)."""
@@ -596,12 +601,24 @@ class Verifier:
         playout's first steps (at a single depth), else the solver's."""
         if self.playouts is not None:
             line = self.playouts.find(self.system, condition, depths, self.budget)
-            if line is None and self.states is not None and len(depths) == 1:
-                part = self.budget.part(share=EXTENSION_SHARE)
-                line = extended_line(self.playouts, self.states, condition, depths[0], part)
+            if line is None and len(depths) == 1:
+                line = self._extended(condition, depths[0])
             if line is not None:
                 return line
         return self.unrolling.find(condition, depths, self.budget)
+
+    def _extended(self, condition: int, depth: int) -> Line | None:
+        """A line of play to a state satisfying `condition` after `depth` steps that
+        extends a playout's first steps (None if none is found in EXTENSION_SECONDS, or
+        if extending failed for the condition before)."""
+        if self.states is None or self.playouts is None or condition in self._not_extended:
+            return None
+        share = self.budget.remaining() * EXTENSION_SHARE
+        part = self.budget.part(min(share, EXTENSION_SECONDS))
+        line = extended_line(self.playouts, self.states, condition, depth, part)
+        if line is None:
+            self._not_extended.add(condition)
+        return line
 
     def _depths(self) -> range:
         last = self.horizon if self.deepest is None else self.deepest
@@ -749,16 +766,12 @@ class Verifier:
 
     def _deepest_outcomes(self, found: dict[tuple, tuple]) -> None:
         """Add the goal vectors of terminal states at the deepest depth a game reaches
-        that extending the playouts' lines finds, each excluding those found (once, in
-        EXTENSION_SHARE of the time left)."""
-        searched = self._deepest_extended or not self._complete()
-        if searched or self.states is None or self.playouts is None:
+        that extending the playouts' lines finds, each excluding those found (once)."""
+        if self._deepest_extended or not self._complete():
             return
         self._deepest_extended = True
-        part = self.budget.part(share=EXTENSION_SHARE)
         while True:
-            condition = self._other_outcome(found)
-            line = extended_line(self.playouts, self.states, condition, self.deepest, part)
+            line = self._extended(self._other_outcome(found), self.deepest)
             if line is None:
                 return
             vector = self._goal_vector(line)

@@ -24,7 +24,7 @@ STEPS = (4, 8, 16, 32)
 """The steps a solver is asked to add to a playout's first steps, fewest first."""
 STARTS = 4
 """The most playout states a search starts from at each number of steps."""
-QUERY_SECONDS = 2.0
+QUERY_SECONDS = 1.0
 """The most seconds one query may take."""
 
 
