@@ -354,21 +354,27 @@ def test_a_time_limit_between_the_bounds_keeps_them(monkeypatch):
     assert result.complete and "(all reachable states)" in result.playability.detail
 
 
-def test_a_shortest_game_cut_short_tells_the_bounds_it_reached(monkeypatch):
-    # hanoi.kif: three discs take 7 moves at least, and step 10 ends every game, so every
-    # game ends after 7 to 10 steps. Here a search for a terminal state 5 or more steps deep
-    # runs until its budget ends: depths 0 to 4 are searched, and the answer is unknown,
-    # with "none in fewer than 5" and the shortest line a random playout played (7 to 10).
+def stalling(asked):
+    """`Unrolling.find`, except that a search for a terminal state as such at depths for
+    which `asked(depths)` holds runs until its budget ends."""
     search = Unrolling.find
 
-    def slow_from_step_5(self, condition, depths, budget):
-        if condition == self.system.terminal and max(depths) >= 5:
+    def find(self, condition, depths, budget):
+        if condition == self.system.terminal and asked(depths):
             while not budget.expired:
                 time.sleep(0.01)
             raise OutOfBudget("the time limit ran out")
         return search(self, condition, depths, budget)
 
-    monkeypatch.setattr(Unrolling, "find", slow_from_step_5)
+    return find
+
+
+def test_a_shortest_game_cut_short_tells_the_bounds_it_reached(monkeypatch):
+    # hanoi.kif: three discs take 7 moves at least, and step 10 ends every game, so every
+    # game ends after 7 to 10 steps. Here a search for a terminal state 5 or more steps deep
+    # runs until its budget ends: depths 0 to 4 are searched, and the answer is unknown,
+    # with "none in fewer than 5" and the shortest line a random playout played (7 to 10).
+    monkeypatch.setattr(Unrolling, "find", stalling(lambda depths: max(depths) >= 5))
     game = load_game(str(SHEETS / "hanoi.kif"))
     system = ground(game.rules, "hanoi")
     playouts = random_playouts(system, 64, max_steps=20)
@@ -394,16 +400,7 @@ def test_a_win_found_bounds_the_shortest_game(monkeypatch):
     # ends sooner. Here every search for a terminal state as such runs until its budget
     # ends, and there are no random playouts: the only line to a terminal state is the
     # earliest win's, which must then bound the shortest game from above.
-    search = Unrolling.find
-
-    def slow_for_terminal(self, condition, depths, budget):
-        if condition == self.system.terminal:
-            while not budget.expired:
-                time.sleep(0.01)
-            raise OutOfBudget("the time limit ran out")
-        return search(self, condition, depths, budget)
-
-    monkeypatch.setattr(Unrolling, "find", slow_for_terminal)
+    monkeypatch.setattr(Unrolling, "find", stalling(lambda depths: True))
     game = load_game(str(SHEETS / "tictactoe.kif"))
     system = ground(game.rules, "tictactoe")
     verifier = Verifier(make_unrolling(system, "cnf"), [game], horizon=10)
