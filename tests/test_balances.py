@@ -223,6 +223,49 @@ def test_a_register_pinning_a_count_is_proved_only_where_the_count_follows_it():
         assert prover.keeps_balance(fails, found.state, Budget()) is False
 
 
+def test_balances_proved_together_prove_one_no_step_keeps_alone():
+    # By hand from captures.kif: white's captures + black's stones = 3, and black's
+    # captures + white's stones = 3, so all four together = 6 in every state. Alone, the
+    # sum of six is not kept by a step: from a state with white's captures at c3 and a
+    # black stone left (a sum of six allows it: black's captures at c1, one white stone),
+    # white's take leaves no captures number at all, which the invariants below (without
+    # the capture counts always being there, the goal pairs and the c3 pair) do not rule
+    # out. With the two balances of three assumed, that state is ruled out.
+    game = GdlGame.from_file(SHEETS / "captures.kif")
+    system = ground(game.rules, "captures")
+    found = find_invariants(system, seed=3)
+    node = {term_text(f): n for f, n in zip(system.fluents, system.fluent_nodes, strict=True)}
+    always = {i.description: i for i in found.state}
+    some = {role: always[f"some (captures {role} _)"] for role in ("white", "black")}
+    omitted = ("some (captures", "never goal", "at most one (captures _")
+    state = [i for i in found.state if not i.description.startswith(omitted)]
+
+    def captures_and_stones(roles: tuple[str, ...], piles: tuple[str, ...]):
+        numbers = [(n, (node[f"(captures {r} c{n})"],)) for r in roles for n in range(4)]
+        stones = [(1, tuple(node[f"(stone {p} {s})"] for s in (1, 2, 3))) for p in piles]
+        return invariants.Counter(
+            features=(*numbers, *stones),
+            start=3 * len(roles),
+            steps=(),
+            description=f"{roles} captures + {piles} stones",
+            rate=0,
+            holding=tuple(some[role] for role in roles),
+            register=4,
+        )
+
+    white = captures_and_stones(("white",), ("black",))
+    black = captures_and_stones(("black",), ("white",))
+    six = captures_and_stones(("white", "black"), ("black", "white"))
+    with invariants.CnfUnrolling(system, free_start=True) as unrolling:
+        prover = invariants._Induction(system, unrolling)
+        assert prover.keeps_balance(six, state, Budget()) is False
+        assert prover.balances_kept_together([six], state, Budget()) == []
+        together = prover.balances_kept_together([white, six, black], state, Budget())
+        assert together == [white, six, black]
+    for _, counter, total in _reached_sums(game, system, together):
+        assert total == counter.start, counter.description
+
+
 def test_counts_in_unary_hold_exactly_where_that_many_literals_do():
     system = ground(GdlGame.from_file(SHEETS / "captures.kif").rules, "captures")
     with invariants.CnfUnrolling(system) as unrolling:

@@ -11,6 +11,7 @@ import pytest
 from gamecheck.analysis.loading import load_game
 from gamecheck.analysis.replay import replay_line
 from gamecheck.analysis.verify.pipeline import verify_game
+from gamecheck.analysis.verify.results import UNKNOWN, Answer
 from gamecheck.analysis.verify.search import Verifier
 from gamecheck.analysis.verify.text import verification_text
 from gamecheck.budget import Budget, OutOfBudget
@@ -367,6 +368,36 @@ def stalling(asked):
         return search(self, condition, depths, budget)
 
     return find
+
+
+def test_time_a_question_leaves_over_goes_to_one_cut_short_again():
+    # hanoi.kif: step 10 ends every game, and a game can waste moves up to it, so the
+    # longest game is 10 steps (proved once asked). Here the longest game runs until its
+    # share ends the first two times it is asked, and goal definedness runs out its share
+    # once, then answers unknown at once: the time it leaves over in the second round is a
+    # third round for the longest game, which then proves it.
+    game = load_game(str(SHEETS / "hanoi.kif"))
+    system = ground(game.rules, "hanoi")
+    verifier = Verifier(make_unrolling(system, "cnf"), [game], horizon=20, budget=Budget(4.0))
+    asked = {"longest_game": 0, "goal_definedness": 0}
+
+    def answers_when(name: str, time_runs_out: int, then):
+        def ask():
+            asked[name] += 1
+            if asked[name] > time_runs_out:
+                return then()
+            while not verifier.budget.expired:
+                time.sleep(0.01)
+            raise OutOfBudget("the time limit ran out")
+
+        return ask
+
+    verifier.longest_game = answers_when("longest_game", 2, verifier.longest_game)
+    verifier.goal_definedness = answers_when("goal_definedness", 1, lambda: Answer(UNKNOWN))
+    result = verifier.run()
+    assert asked == {"longest_game": 3, "goal_definedness": 2}
+    assert (result.longest_game.status, result.longest_game.value) == ("proved", 10)
+    assert result.goal_definedness.status == "unknown"
 
 
 def test_a_shortest_game_cut_short_tells_the_bounds_it_reached(monkeypatch):

@@ -149,7 +149,8 @@ class Verifier:
 
     def run(self) -> Verification:
         """Every answer; each question first gets an equal share of the time left, then
-        those left unknown, in turn, an equal share of what remains."""
+        those left unknown, in turn, an equal share of what remains, and again while some
+        use up their shares."""
         roles = self.system.roles
         questions: dict[str, Callable[[], Answer | Outcomes]] = {
             "longest_game": self.longest_game,
@@ -166,10 +167,8 @@ class Verifier:
             share = 1 / (len(questions) - number)
             answers[name] = self._timed(name, ask, self.whole_budget.part(share=share))
         unknown = [name for name in questions if answers[name].status == UNKNOWN]
-        for number, name in enumerate(unknown):
-            if not self.whole_budget.expired:
-                share = self.whole_budget.part(share=1 / (len(unknown) - number))
-                answers[name] = self._timed(name, questions[name], share)
+        while unknown and not self.whole_budget.expired:
+            unknown = self._again(unknown, questions, answers)
         teams = answers.pop(TEAMS)
         termination = self._termination(answers["longest_game"])
         return Verification(
@@ -191,6 +190,20 @@ class Verifier:
             termination=termination,
             last_states=self.last_states,
         )
+
+    def _again(self, unknown: list[str], questions: dict, answers: dict) -> list[str]:
+        """Ask the `unknown` questions again, each an equal share of the time left; those
+        whose share ran out before an answer (the others would only answer unknown again,
+        and the time some left over is worth another round to them)."""
+        cut_short = []
+        for number, name in enumerate(unknown):
+            if self.whole_budget.expired:
+                break
+            share = self.whole_budget.part(share=1 / (len(unknown) - number))
+            answers[name] = self._timed(name, questions[name], share)
+            if answers[name].status == UNKNOWN and share.expired:
+                cut_short.append(name)
+        return cut_short
 
     # -- the questions -------------------------------------------------------------------
     def longest_game(self) -> Answer:

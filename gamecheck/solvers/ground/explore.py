@@ -258,7 +258,8 @@ class _Found:
 
 def _distinct(rows: np.ndarray, packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(first, inverse): the first of each distinct row of `rows` (their packed bits:
-    `packed`), in order of appearance, and for each row the number of its among them.
+    `packed`), in order of appearance, and for each row the index of its distinct row
+    among those firsts.
     Rows are told apart by a hash, checked: rows whose hashes collide are compared whole."""
     _, first, inverse = np.unique(state_hashes(rows), return_index=True, return_inverse=True)
     if not np.array_equal(packed, packed[first][inverse]):
