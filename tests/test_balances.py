@@ -177,6 +177,26 @@ def test_a_capture_count_balances_the_other_pile_and_is_always_there(monkeypatch
     assert "some (captures white _)" not in without
 
 
+def test_a_balance_of_eight_counts_keeps_the_turn_and_the_numbers_in_step():
+    # By hand from numbers.kif: odd moves first, and each step places one number of the
+    # role to move, so odd's numbers placed - even's numbers placed - (even to move) is 0
+    # in every state: eight counts (the seven numbers and the turn), none of which a pair
+    # or a triple of them keeps.
+    game = GdlGame.from_file(SHEETS / "numbers.kif")
+    system = ground(game.rules, "numbers")
+    found = find_invariants(system, seed=3)
+    fluent = dict(zip(system.fluent_nodes, system.fluents, strict=True))
+    expected = {f"(cell {c} {n})": 1 if n % 2 else -1 for c in range(1, 8) for n in range(1, 8)}
+    expected["(control even)"] = -1
+    turn = [b for b in found.balances if "control facts with even" in b.description]
+    assert len(turn) == 1
+    (balance,) = turn
+    weights = {term_text(fluent[lit]): w for w, lit in balance.terms if w}
+    assert (balance.start, weights) == (0, expected)
+    for _, counter, total in _reached_sums(game, system, found.balances):
+        assert total == counter.start, counter.description
+
+
 def test_a_balance_whose_sum_would_take_a_big_encoding_is_not_tried(monkeypatch):
     # white's captures c0..c3 pin black's three stones, counted in unary: by hand, 3 x 3
     # for the count and 4 for the numbers, a size of 13 (and the same for black's captures)
