@@ -15,8 +15,8 @@ from gamecheck.solvers.ground import action_cases, invariants
 from gamecheck.solvers.ground.balances import balance_combinations, longer_balances
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.grounder import ground
-from gamecheck.solvers.ground.invariants import find_invariants
-from gamecheck.solvers.ground.unroll import reaches
+from gamecheck.solvers.ground.invariants import Invariants, find_invariants
+from gamecheck.solvers.ground.unroll import make_unrolling, reaches
 from gamecheck.solvers.sat import holds
 from tests.game_checks import reachable_layers
 
@@ -455,3 +455,30 @@ def test_a_mark_that_needs_its_lines_lets_the_score_balance_the_marks(monkeypatc
     without = find_invariants(system, seed=0)
     assert not [b for b in without.balances if "(score x _)" in b.description]
     assert "some (score x _)" not in {invariant.description for invariant in without.state}
+
+
+def test_a_count_no_step_changes_is_a_balance_that_proves_the_role_to_move_can_move():
+    # By hand from pegs.kif: a move takes a peg to the empty hole and leaves its own hole
+    # empty, so each role has its two pegs in every state (the one empty hole is a count of
+    # one, a state invariant's business: not a balance). With two pegs, the role to move
+    # can move one or pass (both stuck): no state the invariants allow leaves it without a
+    # legal action. Without the counts, a state with one stuck white peg (the others
+    # black) is such a state, and nothing else rules it out.
+    game = GdlGame.from_file(SHEETS / "pegs.kif")
+    system = ground(game.rules, "pegs")
+    found = find_invariants(system, seed=3)
+    constant = sorted((b.description, b.start) for b in found.balances if b.constant)
+    assert constant == [
+        ("1 x (cell facts with black as argument 2) is the same in every state", 2),
+        ("1 x (cell facts with white as argument 2) is the same in every state", 2),
+    ]
+    for _, counter, total in _reached_sums(game, system, found.balances):
+        assert total == counter.start, counter.description
+    circuit = system.circuit
+    stuck = circuit.disj(circuit.conj(-lit for lit in legal) for legal in system.legal)
+    playing_stuck = circuit.conj([-system.terminal, stuck])
+    without = Invariants(found.state, found.counters, balances=[])
+    for invariants_used, possible in ((found, False), (without, True)):
+        states = make_unrolling(system, "cnf", free_start=True)
+        states.use_invariants(invariants_used)
+        assert states.state_possible(playing_stuck, Budget(30)) is possible

@@ -363,7 +363,8 @@ class Unrolling(ABC):
             for invariant in self.invariants.state:
                 self.add_clause([negate(alive), self.literal(invariant.literal, t)])
             for balance in self.invariants.balances:
-                self.add_balance(balance, t, alive)
+                if self.free_start or not balance.constant:
+                    self.add_balance(balance, t, alive)
             if self.free_start:  # a counter needs the depth, which a free start does not know
                 self._functional_dependencies(t)
                 continue
