@@ -22,7 +22,10 @@ arguments first and hand them to the solver as constraints on every layer:
   to move) in gomoku, of any number of features (balances.py). A count may weigh a
   register, a group that holds one number in every state, by its number: in checkers,
   black's capture count + red's pieces = 12, which says that a capture count of 12 leaves
-  red no piece to take, so the count never runs past the numbers the rules define;
+  red no piece to take, so the count never runs past the numbers the rules define. A
+  count that no step changes is one too (each colour's three pegs in chinese checkers: the
+  role to move has three to move or to pass with), written on a free start's layers only
+  (every line of play from the initial state keeps it anyway);
 * where no count is a counter, limits: a count that steps move one way only, by at most
   one, e.g. the blank cells of a puzzle (a step fills one cell or none), so at layer t it
   is within t of its initial value (a counter tells the depth already, and the limits' sums
