@@ -922,25 +922,34 @@ def _constant_counts(system, changes: _Changes | None, features, groups, values)
         return []
     fluent_values = values[list(system.fluent_nodes)]
     changing = fluent_values.any(axis=1) & ~fluent_values.all(axis=1)
+    counted = {
+        j: set(feature.fluents)
+        for j, (feature, delta) in enumerate(zip(features, changes.deltas, strict=True))
+        if not feature.weights
+        and changes.counts[j] >= 2
+        and not delta.any()
+        and changing[list(feature.fluents)].any()
+    }
+    inside = set().union(*counted.values())
     exactly_one = [
         set(members)
         for members in groups.values()
-        if (values[[system.fluent_nodes[i] for i in members]].sum(axis=0) == 1).all()
+        if inside.issuperset(members) and _one_holds(system, members, values)
     ]
-    found = []
-    for j, (feature, delta) in enumerate(zip(features, changes.deltas, strict=True)):
-        counted = set(feature.fluents)
-        if feature.weights or changes.counts[j] < 2 or delta.any():
-            continue
-        if not changing[list(feature.fluents)].any():
-            continue
-        if counted == set().union(*(group for group in exactly_one if group <= counted)):
-            continue
-        found.append((changes.counts[j], len(counted), j))
+    found = sorted(
+        (changes.counts[j], len(fluents), j)
+        for j, fluents in counted.items()
+        if fluents != set().union(*(group for group in exactly_one if group <= fluents))
+    )
     return [
         replace(_balance(((1, j),), changes, features), constant=True)
-        for *_, j in sorted(found)[:CONSTANT_COUNTS]
+        for *_, j in found[:CONSTANT_COUNTS]
     ]
+
+
+def _one_holds(system, members, values) -> bool:
+    """Whether exactly one of the fluents holds in every sampled state."""
+    return bool((values[[system.fluent_nodes[i] for i in members]].sum(axis=0) == 1).all())
 
 
 def _balance(combination, changes: _Changes, features) -> Counter:
@@ -970,8 +979,8 @@ def _registers(system, groups, occupied, values) -> list[_Feature]:
     found = []
     for key, members in groups.items():
         numbers = _numbers([system.fluents[i][key[1] + 1] for i in members])
-        nodes = [system.fluent_nodes[i] for i in members]
-        if numbers and len(members) > 2 and (values[nodes].sum(axis=0) == 1).all():
+        if numbers and len(members) > 2 and _one_holds(system, members, values):
+            nodes = [system.fluent_nodes[i] for i in members]
             group = _group_text(key)
             holding = StateInvariant(occupied[key], f"some {group}", f"group {key[0]} {key[1]}")
             text = f"the number in {group}"
