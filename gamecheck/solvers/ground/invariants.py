@@ -133,10 +133,11 @@ COUNTER_SHARE = 0.25
 """The share of the time left that proving one counter candidate may take (amazons' two
 false ones took 11-12 s each, and the ranking, which would have ended it in 3 s, had none
 left)."""
-EARLY_RANKING_SHARE = 0.3
+EARLY_RANKING_SHARE = 0.5
 """The share of the time left after the state invariants and clocks that a first search for a
 ranking by monotone fluents or places may take (amazons_8x8's takes 3 s, and without it
-exclusions, counts and balances took the whole invariant budget)."""
+exclusions, counts and balances took the whole invariant budget; amazons_10x10's takes
+3.2-3.8 s of the 13 s left there, and with 0.3 of them it ran out: every game unbounded)."""
 LIMIT_TERMS = 1 << 16
 """A limit bounds its count at each layer until the count could reach its end (its room to
 move): at most this many literals over those layers (a wide board's cells rising one a step
