@@ -12,7 +12,11 @@ from gamecheck.budget import Budget
 from gamecheck.gdl.terms import term_text
 from gamecheck.models.sheet import GdlGame
 from gamecheck.solvers.ground import action_cases, invariants
-from gamecheck.solvers.ground.balances import balance_combinations, longer_balances
+from gamecheck.solvers.ground.balances import (
+    balance_combinations,
+    longer_balances,
+    register_balances,
+)
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.invariants import Invariants, find_invariants
@@ -76,6 +80,33 @@ def test_a_balance_over_four_features_comes_from_the_null_space():
     ]
     negated = [{(-weight, name) for weight, name in balance} for balance in by_hand]
     assert named & {frozenset(balance) for balance in by_hand + negated}, named
+
+
+def test_a_count_against_registers_alone_is_a_candidate_of_its_own():
+    # Quad on four cells 0..3 (each blank, x, o or w): x marks a cell (a blank goes, an x
+    # comes, x's quads QX go down by one), o marks, x blocks (a w comes, x's blocks WX go
+    # down), o blocks. Registers QX, QO, WX, WO weigh numbers 0..2 (fluents 16..27). Pairs
+    # say X + QX, O + QO and W + WX + WO never change; by hand, so does the blank cells'
+    # count less all four registers, B - QX - QO - WX - WO (each step: -1 - (-1)), which
+    # they imply only by a count over the board. Its sign: B comes first, weighing +1.
+    kinds = {
+        "B": ((-1, -1, -1, -1), {4 * c: 1 for c in range(4)}),
+        "X": ((1, 0, 0, 0), {4 * c + 1: 1 for c in range(4)}),
+        "O": ((0, 1, 0, 0), {4 * c + 2: 1 for c in range(4)}),
+        "W": ((0, 0, 1, 1), {4 * c + 3: 1 for c in range(4)}),
+        "QX": ((-1, 0, 0, 0), {16 + n: n for n in range(3)}),
+        "QO": ((0, -1, 0, 0), {19 + n: n for n in range(3)}),
+        "WX": ((0, 0, -1, 0), {22 + n: n for n in range(3)}),
+        "WO": ((0, 0, 0, -1), {25 + n: n for n in range(3)}),
+    }
+    names = list(kinds)
+    steps = [np.repeat(np.array(deltas), 2) for deltas, _ in kinds.values()]
+    fluents = [weights for _, weights in kinds.values()]
+    registers = [names.index(name) for name in ("QX", "QO", "WX", "WO")]
+    found = balance_combinations(steps, fluents, Budget())
+    extra = register_balances(steps, fluents, registers, found, Budget())
+    named = [{(weight, names[j]) for weight, j in combination} for combination in extra]
+    assert named == [{(1, "B"), (-1, "QX"), (-1, "QO"), (-1, "WX"), (-1, "WO")}]
 
 
 def test_a_register_is_not_weighed_against_its_own_numbers():

@@ -33,6 +33,8 @@ NULL_TERMS = 10
 """The most features such a balance may weigh: number tic-tac-toe's (odd numbers placed) -
 (even numbers placed) - (even to move) weighs the nine numbers and the turn; it makes every
 question of that sheet a matter of 1.4 s (its playability was unknown at 120 s with 6)."""
+REGISTER_CANDIDATES = 2
+"""Balances of one count against registers alone tried besides (`register_balances`)."""
 NULL_FEATURES = 600
 """Features beyond which the null space is not computed (a cubic elimination)."""
 MAX_WEIGHT = 12
@@ -161,6 +163,51 @@ def longer_balances(
             extra.append(combination)
             pivots, reduced = _reduced_rows(_vectors(known, len(fluents)))
     return extra
+
+
+def register_balances(
+    deltas: Sequence[np.ndarray],
+    fluents: Sequence[Mapping[int, int]],
+    registers: Sequence[int],
+    found: Sequence[Combination],
+    budget: Budget,
+) -> list[Combination]:
+    """Balances of one count against two or more `registers` (the features that weigh
+    numbers) and nothing else that no sampled step changes, besides those `found`: quad's
+    blank cells - x's quads - o's quads - x's blocks - o's blocks = 11. The balances of each
+    side's marks against its registers imply it, with each cell's one mark, but only by a
+    count over the whole board, which a SAT solver does as a pigeonhole proof (quad_7x7's
+    playability: unknown at 400 s); as a balance of its own, "11 blank cells at least"
+    propagates. `deltas` and `fluents` as for `balance_combinations`."""
+    if not deltas or not len(deltas[0]):
+        return []
+    patterns, constant = _patterns(deltas, fluents)
+    moving = [j for j in registers if patterns[j].any()]
+    if len(moving) < 2:
+        return []
+    known = {_signed(combination) for combination in found}
+    extra: list[Combination] = []
+    counts = [features[0] for features in _alike_features(patterns).values()]
+    for j in (j for j in counts if j not in registers):
+        budget.check()
+        order = [j, *moving]
+        for combination in _null_space([_sparse(patterns[k]) for k in order], order):
+            weighed = {k for _, k in combination}
+            if j not in weighed or len(weighed) < 3 or _signed(combination) in known:
+                continue
+            if _useful(combination, fluents, constant):
+                known.add(_signed(combination))
+                extra.append(combination)
+                if len(extra) == REGISTER_CANDIDATES:
+                    return extra
+    return extra
+
+
+def _signed(combination: Combination) -> frozenset[tuple[int, int]]:
+    """The sum's terms, the sign chosen so that its first feature weighs positive."""
+    first = min(j for _, j in combination)
+    sign = 1 if next(weight for weight, j in combination if j == first) > 0 else -1
+    return frozenset((sign * weight, j) for weight, j in combination)
 
 
 def _alike(combination: Combination, representative: Mapping[int, int]) -> Combination:

@@ -69,7 +69,11 @@ import numpy as np
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.gdl.terms import Term, term_text
 from gamecheck.solvers.ground.action_cases import ActionCases
-from gamecheck.solvers.ground.balances import balance_combinations, longer_balances
+from gamecheck.solvers.ground.balances import (
+    balance_combinations,
+    longer_balances,
+    register_balances,
+)
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.functional import Functional
 from gamecheck.solvers.ground.ranking import Place, Ranking, find_ranking
@@ -901,7 +905,7 @@ def _limit_candidates(changes: _Changes | None, features) -> list[Limit]:
 def _balance_candidates(changes: _Changes | None, features, budget) -> list[Counter]:
     """Weighted sums of features that no sampled step changes (balances.py), the terms of
     a register among them first: those of two or three features, then longer ones whose
-    sums are small (LONGER_ENCODING)."""
+    sums are small (LONGER_ENCODING), then one count against registers alone."""
     if changes is None:
         return []
     fluents = [feature.fluent_weights for feature in features]
@@ -911,7 +915,9 @@ def _balance_candidates(changes: _Changes | None, features, budget) -> list[Coun
         for combination in longer_balances(changes.deltas, fluents, found)
         if (balance := _balance(combination, changes, features)).encoding_size <= LONGER_ENCODING
     ]
-    return [_balance(combination, changes, features) for combination in found] + longer
+    registers = [j for j, feature in enumerate(features) if feature.weights]
+    counted = register_balances(changes.deltas, fluents, registers, found, budget)
+    return [_balance(combination, changes, features) for combination in found + counted] + longer
 
 
 def _constant_counts(system, changes: _Changes | None, features, groups, values) -> list[Counter]:
