@@ -85,8 +85,8 @@ def test_a_balance_over_four_features_comes_from_the_null_space():
 def test_a_count_against_registers_alone_is_a_candidate_of_its_own():
     # Quad on four cells 0..3 (each blank, x, o or w): x marks a cell (a blank goes, an x
     # comes, x's quads QX go down by one), o marks, x blocks (a w comes, x's blocks WX go
-    # down), o blocks. Registers QX, QO, WX, WO weigh numbers 0..2 (fluents 16..27). Pairs
-    # say X + QX, O + QO and W + WX + WO never change; by hand, so does the blank cells'
+    # down), o blocks. Registers QX, QO, WX, WO weigh numbers 0..2 (fluents 16..27). The
+    # sums X + QX, O + QO and W + WX + WO never change; by hand, so does the blank cells'
     # count less all four registers, B - QX - QO - WX - WO (each step: -1 - (-1)), which
     # they imply only by a count over the board. Its sign: B comes first, weighing +1.
     kinds = {
