@@ -40,3 +40,17 @@ def test_a_playout_line_is_the_shallowest_one_that_meets_the_condition():
     assert line is not None
     shortest = min(int(n) for n in playouts.lengths)
     assert line.depth == shortest >= 5
+
+
+def test_a_line_run_on_the_compiled_cone_ends_where_the_plain_circuit_steps_to():
+    system = ground(GdlGame.from_file("tests/data/gdl/tictactoe.kif").rules, "tictactoe")
+    playouts = random_playouts(system, 64, max_steps=20, seed=4)
+    stepper = playouts.compiled(system, list(system.next))
+    for player in range(0, 64, 7):
+        for depth in range(int(playouts.lengths[player]) + 1):
+            line = playouts.line(player, depth)
+            plain = system.initial
+            for joint in line.steps:
+                plain = system.successor(plain, joint)
+            recorded = frozenset(np.flatnonzero(playouts.states[depth, player]).tolist())
+            assert stepper.run(system, line.steps) == plain == recorded

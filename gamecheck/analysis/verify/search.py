@@ -38,7 +38,7 @@ from gamecheck.models.base import Game
 from gamecheck.solvers.ground.circuit import TRUE, Circuit
 from gamecheck.solvers.ground.distance import steps_needed
 from gamecheck.solvers.ground.extension import extended_line
-from gamecheck.solvers.ground.sampling import Playouts
+from gamecheck.solvers.ground.sampling import BatchCircuit, Playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import Line, OpenQuery, Unrolling
 
@@ -142,6 +142,8 @@ class Verifier:
         self._slowest_steps: dict[int, float] = {}
         """Checking game (its number) -> the most seconds one step of a replay on it took:
         a replay does not begin a step that the time left cannot finish."""
+        self._stepper: BatchCircuit | None = None
+        """The compiled cone of the next literals, once a line's last state is asked for."""
         self._none_before: dict[int, int] = {}
         """Condition -> no state satisfying it is reachable in fewer steps (proved by the
         searches so far: a search asked again, in the next round or by another question,
@@ -865,13 +867,16 @@ class Verifier:
         )
 
     def _final_state(self, line: Line) -> frozenset[int]:
-        """The state the line ends in (a step of a big circuit takes a while: OutOfBudget
-        if the budget ends first)."""
-        state = self.system.initial
-        for joint in line.steps:
-            self.budget.check()
-            state = self.system.successor(state, joint)
-        return state
+        """The state the line ends in, stepped on the compiled cone of the next literals
+        (cut once from the playouts' compiled circuit where there is one); OutOfBudget if
+        the budget ends first."""
+        if self._stepper is None:
+            roots = list(self.system.next)
+            if self.playouts is None:
+                self._stepper = BatchCircuit(self.system, roots, self.budget)
+            else:
+                self._stepper = self.playouts.compiled(self.system, roots, self.budget)
+        return self._stepper.run(self.system, line.steps, self.budget)
 
     def _goal_vector(self, line: Line) -> tuple:
         values = self.system.evaluate(self._final_state(line))

@@ -169,6 +169,25 @@ class BatchCircuit:
         values = self._packed_values(system, states)
         return unpack(packed_literal_rows(values, literals), len(states))
 
+    def run(self, system: TransitionSystem, steps, budget: Budget | None = None) -> frozenset[int]:
+        """The state (fluent indexes) that the joint actions `steps` lead to from the initial
+        state, one step at a time on this compilation, which must hold the cone of the next
+        literals (skirmish's 99 steps: 0.13 s, where the circuit's own evaluation takes 7 s);
+        OutOfBudget if the budget ends first."""
+        fluent_nodes = np.array(system.fluent_nodes, dtype=int)
+        state = np.zeros(len(system.fluents), dtype=bool)
+        state[sorted(system.initial)] = True
+        for joint in steps:
+            if budget is not None:
+                budget.check()
+            values = np.zeros((self.size, 1), dtype=np.uint64)
+            values[fluent_nodes[state]] = ONES
+            for role, action in enumerate(joint):
+                values[system.action_nodes[role][action]] = ONES
+            self.evaluate(values)
+            state = unpack(packed_literal_rows(values, system.next), 1)[:, 0]
+        return frozenset(np.flatnonzero(state).tolist())
+
     def _packed_values(self, system: TransitionSystem, states: np.ndarray) -> np.ndarray:
         values = np.zeros((self.size, -(-len(states) // 64)), dtype=np.uint64)
         values[np.array(system.fluent_nodes, dtype=int)] = pack(states.T)
