@@ -1,16 +1,18 @@
-"""Demand-driven grounding (solvers/ground/demand.py): a relation asked for with some
+"""Demand-driven grounding (gdl/demand.py): a relation asked for with some
 arguments known is grounded only where some rule can ask for it, and the ground game is still
-the game of the rules (played against the reasoner)."""
+the game of the rules (played against the reasoner); the reasoner evaluates a state so too,
+where that is less work."""
 
 import pytest
 
+from gamecheck.gdl import reasoner as reasoner_module
 from gamecheck.gdl.datalog import Program, TooLarge
+from gamecheck.gdl.demand import Demand, demand, demand_relation
 from gamecheck.gdl.dependencies import DependencyGraph
 from gamecheck.gdl.parser import parse_rules
 from gamecheck.gdl.syntax import normal_rules
 from gamecheck.models.sheet import GdlGame
 from gamecheck.solvers.ground import grounder
-from gamecheck.solvers.ground.demand import Demand, demand, demand_relation
 from gamecheck.solvers.ground.ground_game import GroundGame
 from gamecheck.solvers.ground.grounder import ground
 from tests.gdl_differential import assert_same_game
@@ -106,6 +108,29 @@ def test_without_demand_the_same_sheet_would_not_fit_in_that_limit(monkeypatch):
     sheet = GdlGame.from_text(SWITCHES, "switches")
     with pytest.raises(TooLarge, match="count_from"):
         ground(sheet.rules, "switches", max_facts=3 * LARGEST)
+
+
+def goal_and_facts(reasoner, state) -> tuple[dict, int]:
+    """The goal values of `state` and the facts the reasoner derived for them."""
+    before = reasoner.statistics.facts
+    return reasoner.goal_values(state), reasoner.statistics.facts - before
+
+
+def test_the_reasoner_counts_by_cell_only_from_the_first_cell(monkeypatch):
+    on_c1_c3 = frozenset({("on", "c1"), ("on", "c3"), ("time", "3")})
+    # by hand: two of the four cells on, a quarter each
+    demanded = GdlGame.from_text(SWITCHES, "switches").reasoner
+    goals, facts = goal_and_facts(demanded, on_c1_c3)
+    assert goals == {"p": {50}}
+    # the running counts asked from c1 with 0 (10 at most, as above), the counts, the
+    # goal, the legal actions: a few dozen facts
+    assert facts < 60
+    monkeypatch.setattr(reasoner_module, "_demanded", lambda rules: None)
+    plain = GdlGame.from_text(SWITCHES, "switches").reasoner
+    goals, facts = goal_and_facts(plain, on_c1_c3)
+    assert goals == {"p": {50}}
+    # bottom up, count_from holds on each of the 4 cells for every running count
+    assert facts > 4 * LARGEST
 
 
 CELLS = 30

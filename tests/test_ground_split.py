@@ -1,4 +1,4 @@
-"""Rule splitting (solvers/ground/split.py) and the grounder's limits: split rules mean what
+"""Rule splitting (gdl/split.py) and the grounder's limits: split rules mean what
 the rules meant (checked by evaluating both on random facts, and by playing ground games
 against the reasoner), frame axioms and captures over moves no longer multiply out, and
 grounding stops with a clear message instead of running on."""
@@ -12,11 +12,11 @@ from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.gdl.datalog import Program, TooLarge
 from gamecheck.gdl.dependencies import DependencyGraph
 from gamecheck.gdl.parser import parse_rules
+from gamecheck.gdl.split import PREFIX, split_rules, unfoldable, variable_eliminations
 from gamecheck.gdl.syntax import literal_text, normal_rules
 from gamecheck.models.sheet import GdlGame
 from gamecheck.solvers.ground.ground_game import GroundGame
 from gamecheck.solvers.ground.grounder import ground
-from gamecheck.solvers.ground.split import PREFIX, split_rules, unfoldable, variable_eliminations
 from tests.gdl_differential import assert_same_game
 
 FRAME = """

@@ -2,7 +2,7 @@
 with the moves, not with cells times moves.
 
 A rule sheet that keeps a cell's piece when "some move not touching the cell" is done
-(frame axioms over moves, split per cell by solvers/ground/split.py) defines, for each cell,
+(frame axioms over moves, split per cell by gdl/split.py) defines, for each cell,
 an OR of nearly all the actions of every role. At every step each role does exactly one of
 its actions, so for one role r with actions A and a subset S
 

@@ -1,7 +1,7 @@
 """Ground a GDL rule sheet into a propositional transition system (solvers/ground/transition.py).
 
 `ground(rules)` runs a short pipeline:
-1. normalise the rules (`or` expanded) and split long bodies (solvers/ground/split.py), so
+1. normalise the rules (`or` expanded) and split long bodies (gdl/split.py), so
    that variables local to a part of a body are projected away before the join;
 2. evaluate the static relations (those depending on neither `true` nor `does`) exactly;
 3. over-approximate what can ever hold: evaluate the rules without their dynamic negations,
@@ -10,7 +10,7 @@
    variables eliminated into auxiliary rules (split.variable_eliminations), if need be after
    unfolding the static relations that one rule defines (split.unfoldable), and each rule
    guarded by the demand for its relation: only the atoms some rule can ask for
-   (solvers/ground/demand.py); a game with more than MAX_ACTIONS actions in that model stops
+   (gdl/demand.py); a game with more than MAX_ACTIONS actions in that model stops
    here (TooLarge naming the `legal` rule that gives most of them);
 4. enumerate the instances of every dynamic rule against that over-approximation, each
    instance reduced to its dynamic literals (instances with the same ones are one), from
@@ -35,13 +35,13 @@ from collections.abc import Sequence
 
 from gamecheck.budget import Budget
 from gamecheck.gdl.datalog import ESTIMATE_FACTOR, Model, Program, TooLarge
+from gamecheck.gdl.demand import demand
 from gamecheck.gdl.dependencies import DependencyGraph, strongly_connected_components
+from gamecheck.gdl.split import split_rules, unfoldable, variable_eliminations
 from gamecheck.gdl.syntax import Atom, Distinct, Not, Rule, is_variable, normal_rules, unnegated
 from gamecheck.gdl.terms import Term, term_text
 from gamecheck.solvers.ground.action_sets import GroundLiteral, shorten_action_disjunctions
 from gamecheck.solvers.ground.circuit import FALSE, Circuit
-from gamecheck.solvers.ground.demand import demand
-from gamecheck.solvers.ground.split import split_rules, unfoldable, variable_eliminations
 from gamecheck.solvers.ground.transition import TransitionSystem
 
 OUTPUTS = ("legal", "next", "terminal", "goal")

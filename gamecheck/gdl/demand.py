@@ -32,8 +32,8 @@ from dataclasses import dataclass
 
 from gamecheck.gdl.constant_asks import constant_places
 from gamecheck.gdl.dependencies import DependencyGraph
+from gamecheck.gdl.split import split_rules
 from gamecheck.gdl.syntax import Atom, Distinct, Not, Rule, literal_variables, variables
-from gamecheck.solvers.ground.split import split_rules
 
 DEMAND = "#demand"
 """Demand relations are named DEMAND(relation), their auxiliary relations DEMAND-split + a
