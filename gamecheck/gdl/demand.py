@@ -23,6 +23,9 @@ the relaxed game, which over-approximates every reachable state), so every atom 
 instance kept for the circuit reads keeps all of its own instances: the circuit computes
 every atom the outputs depend on as the rules define it. The guards are settled when the
 instances are enumerated and never reach the circuit.
+
+The reasoner (gdl/reasoner.py) evaluates each state with the same guards and demand rules,
+where that is less work: there the demand facts are those of the state itself.
 """
 
 from __future__ import annotations
