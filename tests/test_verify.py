@@ -18,7 +18,7 @@ from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.cli import main
 from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.sampling import Playouts, random_playouts
-from gamecheck.solvers.ground.unroll import Unrolling, make_unrolling
+from gamecheck.solvers.ground.unroll import Line, Unrolling, make_unrolling
 
 SHEETS = Path(__file__).parent / "data" / "gdl"
 
@@ -440,3 +440,44 @@ def test_a_win_found_bounds_the_shortest_game(monkeypatch):
     shortest = verifier._timed("shortest_game", verifier.shortest_game, Budget(0.5))
     assert shortest.status == "unknown"
     assert shortest.detail.endswith("one ends after 5 (a line of play replayed)")
+
+
+def test_a_line_that_starts_as_one_replayed_before_is_replayed_from_where_they_part(
+    monkeypatch,
+):
+    game = load_game(str(SHEETS / "tictactoe.kif"))
+    system = ground(game.rules, "tictactoe")
+    playouts = random_playouts(system, 64, max_steps=9, seed=5)
+    verifier = Verifier(make_unrolling(system, "cnf"), [game], horizon=10)
+    steps = []
+    plain_next = game.next
+
+    def counted_next(state, joint):
+        steps.append(joint)
+        return plain_next(state, joint)
+
+    monkeypatch.setattr(game, "next", counted_next)
+
+    def replayed(line) -> tuple[int, object]:
+        """The steps replayed for the line, and the state it ends in there."""
+        steps.clear()
+        witness = verifier._checked(line, lambda game, state: True)
+        return len(steps), verifier.last_states[witness][1]
+
+    first = playouts.line(0, int(playouts.lengths[0]))
+    assert first.depth >= 5  # tic-tac-toe: no game ends before x's third mark
+    assert replayed(first)[0] == first.depth
+    # its first three steps: all replayed before
+    assert replayed(Line(first.steps[:3]))[0] == 0
+    # the same two first steps, then another legal third one: that step is replayed
+    after_two = system.successor(system.successor(system.initial, first.steps[0]), first.steps[1])
+    third = next(
+        joint
+        for joint in itertools.product(*system.legal_actions(after_two))
+        if joint != first.steps[2]
+    )
+    other = Line((*first.steps[:2], third))
+    count, last = replayed(other)
+    assert count == 1
+    monkeypatch.setattr(game, "next", plain_next)
+    assert last == replay_line(game, verifier._texts(other)).states[-1]

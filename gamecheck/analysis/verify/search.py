@@ -139,6 +139,9 @@ class Verifier:
         """Condition -> the shortest line found to a state satisfying it, replayed, with its
         witness: the upper bound of an unknown answer (kept for the next round, which may
         have no time left to replay one)."""
+        self._replays: dict[int, dict[tuple, tuple]] = {}
+        """Checking game (its number) -> witness replayed on it -> the states it visits: a
+        line that starts as one replayed before is replayed from where they part."""
         self._slowest_steps: dict[int, float] = {}
         """Checking game (its number) -> the most seconds one step of a replay on it took:
         a replay does not begin a step that the time left cannot finish."""
@@ -936,10 +939,20 @@ class Verifier:
         `holds_on`; ReplayError saying `failure` if they do not."""
         witness = self._texts(line)
         for number, game in enumerate(self.checkers):
+            replayed = self._replays.setdefault(number, {})
+            known = _longest_prefix(replayed, witness)
             slowest = self._slowest_steps.get(number, 0.0)
-            replay = replay_line(game, witness, budget=self.budget, slowest=slowest)
+            shared = max(len(known) - 1, 0)  # steps
+            replay = replay_line(
+                game,
+                witness[shared:],
+                start=known[-1] if known else None,
+                budget=self.budget,
+                slowest=slowest,
+            )
             self._slowest_steps[number] = replay.slowest_step
-            states = replay.states
+            states = known[:shared] + replay.states
+            replayed[witness] = states
             if not holds_on(game, states):
                 raise ReplayError(
                     f"{game.name}: the line of play found by {self.method} "
@@ -1036,6 +1049,20 @@ def ends_with_goals(vector: tuple):
         return game.is_terminal(state) and _goal_values(game, state) == expected
 
     return claim
+
+
+def _longest_prefix(replayed: dict[tuple, tuple], witness: tuple) -> tuple:
+    """The states of the longest start that `witness` shares with a witness replayed
+    before, from the initial state to where they part (none if no step is shared)."""
+    best: tuple = ()
+    for steps, states in replayed.items():
+        shared = next(
+            (n for n, pair in enumerate(zip(witness, steps, strict=False)) if pair[0] != pair[1]),
+            min(len(witness), len(steps)),
+        )
+        if shared and shared + 1 > len(best):
+            best = states[: shared + 1]
+    return best
 
 
 def _shorter(line: Line | None, other: Line | None) -> Line | None:
