@@ -125,7 +125,7 @@ def test_the_reasoner_counts_by_cell_only_from_the_first_cell(monkeypatch):
     # the running counts asked from c1 with 0 (10 at most, as above), the counts, the
     # goal, the legal actions: a few dozen facts
     assert facts < 60
-    monkeypatch.setattr(reasoner_module, "_demanded", lambda rules: None)
+    monkeypatch.setattr(reasoner_module, "_demanded", lambda rules, components: None)
     plain = GdlGame.from_text(SWITCHES, "switches").reasoner
     goals, facts = goal_and_facts(plain, on_c1_c3)
     assert goals == {"p": {50}}

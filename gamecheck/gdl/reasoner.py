@@ -57,7 +57,7 @@ class Reasoner:
         self.budget: Budget | None = budget
         """Where set, an evaluation of a state or a step stops when it ends (OutOfBudget): a
         big sheet's take seconds (merrills'), and time limits are kept."""
-        demanded = _demanded(normal)
+        demanded = _demanded(normal, self._phase_components)
         if demanded is not None:
             self._choose(demanded)
         self.budget = None
@@ -152,12 +152,12 @@ class Reasoner:
         return frozenset(args[0] for args in _facts(model, "next"))
 
 
-def _demanded(normal: list[Rule]) -> list[Rule] | None:
+def _demanded(normal: list[Rule], components: dict[str, list[frozenset[str]]]) -> list[Rule] | None:
     """The rules with the demand of gdl/demand.py for the state and move relations that
-    only rules of their own phase ask for; None where no relation gets one, or where the
-    demand would put a relation in a later phase or under negation within its component."""
-    graph = DependencyGraph(normal)
-    phase = {r: _phase(graph, c) for c in graph.components for r in c}
+    only rules of their own phase ask for (`components`: the rules' components by phase);
+    None where no relation gets one, or where the demand would put a relation in a later
+    phase or under negation within its component."""
+    phase = {r: name for name, listed in components.items() for c in listed for r in c}
     asked_later = {
         atom.relation
         for rule in normal
@@ -176,7 +176,7 @@ def _demanded(normal: list[Rule]) -> list[Rule] | None:
         if any(phase.get(relation, later) != later for relation in component):
             return None
         negated = any(guarded.negative[relation] & component for relation in component)
-        if negated and component not in graph.components:
+        if negated and component not in components[later]:
             return None
     return rules
 
