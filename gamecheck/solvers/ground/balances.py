@@ -188,15 +188,16 @@ def register_balances(
     known = {_signed(combination) for combination in found}
     extra: list[Combination] = []
     counts = [features[0] for features in _alike_features(patterns).values()]
-    for j in (j for j in counts if j not in registers):
+    registered = set(registers)
+    for j in (j for j in counts if j not in registered):
         budget.check()
         order = [j, *moving]
         for combination in _null_space([_sparse(patterns[k]) for k in order], order):
-            weighed = {k for _, k in combination}
-            if j not in weighed or len(weighed) < 3 or _signed(combination) in known:
+            weighed, signed = {k for _, k in combination}, _signed(combination)
+            if j not in weighed or len(weighed) < 3 or signed in known:
                 continue
             if _useful(combination, fluents, constant):
-                known.add(_signed(combination))
+                known.add(signed)
                 extra.append(combination)
                 if len(extra) == REGISTER_CANDIDATES:
                     return extra
