@@ -522,7 +522,7 @@ def _state_candidates(system, groups, occupied, values, budget) -> list[StateInv
         candidates += _one_of(system, members, values, text, family)
     candidates += _implications(system, occupied, values, budget)
     candidates += _goal_exclusions(system, values)
-    return candidates
+    return candidates + _either_value(system, values)
 
 
 def _one_of(system, members: list[int], values, text: str, family: str) -> list[StateInvariant]:
@@ -536,6 +536,33 @@ def _one_of(system, members: list[int], values, text: str, family: str) -> list[
         found.append(StateInvariant(at_most_one, f"at most one {text}", family, tuple(members)))
     if (count >= 1).all():
         found.append(StateInvariant(system.circuit.disj(literals), f"some {text}", family))
+    return found
+
+
+def _either_value(system, values) -> list[StateInvariant]:
+    """Candidates: some fluent of a relation has one of two labels at one position, where
+    every sample has one: `some (cell _ _ white) or some (cell _ _ black)`, one side's
+    pieces or the other's are left. In breakthrough with holes a side without pieces
+    passes, so a board with none would be passed on forever; until that board is ruled out,
+    no potential bounds the game. Left out: positions of numbers or of more than
+    MAX_LABELS labels, and labels whose fluents no sample changes (a hole)."""
+    holders: dict[tuple, dict[Term, list[int]]] = {}
+    for node, fluent in zip(system.fluent_nodes, system.fluents, strict=True):
+        for position, arg in enumerate(fluent[1:] if isinstance(fluent, tuple) else ()):
+            holders.setdefault((fluent[0], position), {}).setdefault(arg, []).append(node)
+    found = []
+    for (relation, position), by_label in holders.items():
+        if len(by_label) > MAX_LABELS or _numbers(list(by_label)):
+            continue
+        rows = {label: values[nodes] for label, nodes in by_label.items()}
+        moving = [label for label, row in rows.items() if (row != row[:, :1]).any()]
+        for a, b in itertools.combinations(moving, 2):
+            if (rows[a].any(axis=0) | rows[b].any(axis=0)).all():
+                literal = system.circuit.disj(by_label[a] + by_label[b])
+                text = f"some {relation} fact with {term_text(a)} or {term_text(b)}"
+                found.append(
+                    StateInvariant(literal, f"{text} as argument {position + 1}", "either")
+                )
     return found
 
 
