@@ -513,3 +513,25 @@ def test_a_count_no_step_changes_is_a_balance_that_proves_the_role_to_move_can_m
         states = make_unrolling(system, "cnf", free_start=True)
         states.use_invariants(invariants_used)
         assert states.state_possible(playing_stuck, Budget(30)) is possible
+
+
+def test_one_label_or_another_is_a_candidate_that_holds_where_the_reasoner_goes():
+    # By hand from captures.kif: a take removes one stone of the other pile and the game
+    # ends once a pile is empty, so some stone (white or black) is always left; both
+    # capture counts and the turn are always there. The stones' numbers and the counts'
+    # numbers are numbers, not labels, so they give no candidate.
+    game = GdlGame.from_file(SHEETS / "captures.kif")
+    system = ground(game.rules, "captures")
+    found = find_invariants(system, seed=3)
+    either = [i for i in found.state if i.family == "either"]
+    labels = {
+        (text.split()[1], frozenset(text.split()[4:7:2]), text.split()[-1])
+        for text in (i.description for i in either)
+    }
+    assert labels == {
+        ("stone", frozenset({"white", "black"}), "1"),
+        ("captures", frozenset({"white", "black"}), "1"),
+        ("control", frozenset({"white", "black"}), "1"),
+    }
+    for _, values in _reached_values(game, system):
+        assert all(value(values, i.literal) for i in either)
