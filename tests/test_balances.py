@@ -3,6 +3,7 @@ the candidates a hand-made set of step changes gives, and, on small sheets, that
 proved holds in every state the GDL reasoner reaches, at the depth the reasoner reaches it."""
 
 import itertools
+import re
 from pathlib import Path
 
 import numpy as np
@@ -516,21 +517,22 @@ def test_a_count_no_step_changes_is_a_balance_that_proves_the_role_to_move_can_m
 
 
 def test_one_label_or_another_is_a_candidate_that_holds_where_the_reasoner_goes():
-    # By hand from captures.kif: a take removes one stone of the other pile and the game
-    # ends once a pile is empty, so some stone (white or black) is always left; both
-    # capture counts and the turn are always there. The stones' numbers and the counts'
-    # numbers are numbers, not labels, so they give no candidate.
-    game = GdlGame.from_file(SHEETS / "captures.kif")
-    system = ground(game.rules, "captures")
+    # By hand from captures.kif with each stone's pile written last, (stone 1 white): a take
+    # removes one stone of the other pile and the game ends once a pile is empty, so some
+    # stone, white or black, is always left; and the turn is always someone's. The capture
+    # counts end in numbers, not labels, so they give no candidate.
+    text = (SHEETS / "captures.kif").read_text()
+    text = re.sub(r"\(stone ([^\s()]+) ([^\s()]+)\)", r"(stone \2 \1)", text)
+    game = GdlGame.from_text(text, "captures_last.kif")
+    system = ground(game.rules, "captures_last")
     found = find_invariants(system, seed=3)
     either = [i for i in found.state if i.family == "either"]
     labels = {
-        (text.split()[1], frozenset(text.split()[4:7:2]), text.split()[-1])
-        for text in (i.description for i in either)
+        (words[1], frozenset(words[4:7:2]), words[-1])
+        for words in (i.description.split() for i in either)
     }
     assert labels == {
-        ("stone", frozenset({"white", "black"}), "1"),
-        ("captures", frozenset({"white", "black"}), "1"),
+        ("stone", frozenset({"white", "black"}), "2"),
         ("control", frozenset({"white", "black"}), "1"),
     }
     for _, values in _reached_values(game, system):

@@ -540,16 +540,18 @@ def _one_of(system, members: list[int], values, text: str, family: str) -> list[
 
 
 def _either_value(system, values) -> list[StateInvariant]:
-    """Candidates: some fluent of a relation has one of two labels at one position, where
-    every sample has one: `some (cell _ _ white) or some (cell _ _ black)`, one side's
+    """Candidates: some fluent of a relation has one of two labels as its last argument,
+    where every sample has one: `some (cell _ _ white) or some (cell _ _ black)`, one side's
     pieces or the other's are left. In breakthrough with holes a side without pieces
     passes, so a board with none would be passed on forever; until that board is ruled out,
-    no potential bounds the game. Left out: positions of numbers or of more than
-    MAX_LABELS labels, and labels whose fluents no sample changes (a hole)."""
+    no potential bounds the game. The last argument only (what a board's cell holds; a
+    file of cells, a..h, always holds something); left out where it is a number or one of
+    more than MAX_LABELS labels, and labels whose fluents no sample changes (a hole)."""
     holders: dict[tuple, dict[Term, list[int]]] = {}
     for node, fluent in zip(system.fluent_nodes, system.fluents, strict=True):
-        for position, arg in enumerate(fluent[1:] if isinstance(fluent, tuple) else ()):
-            holders.setdefault((fluent[0], position), {}).setdefault(arg, []).append(node)
+        if isinstance(fluent, tuple):
+            position = len(fluent) - 2
+            holders.setdefault((fluent[0], position), {}).setdefault(fluent[-1], []).append(node)
     found = []
     for (relation, position), by_label in holders.items():
         if len(by_label) > MAX_LABELS or _numbers(list(by_label)):
