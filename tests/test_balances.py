@@ -7,12 +7,13 @@ import re
 from pathlib import Path
 
 import numpy as np
+from pysat.solvers import Solver
 
 from gamecheck.analysis.verify.pipeline import verify_game
 from gamecheck.budget import Budget
 from gamecheck.gdl.terms import term_text
 from gamecheck.models.sheet import GdlGame
-from gamecheck.solvers.ground import action_cases, invariants
+from gamecheck.solvers.ground import action_cases, invariants, joint_cases
 from gamecheck.solvers.ground.balances import (
     balance_combinations,
     longer_balances,
@@ -245,6 +246,21 @@ def test_a_balance_whose_sum_would_take_a_big_encoding_is_not_tried(monkeypatch)
     assert capture_balances() == []
 
 
+def _captures_and_stones(system, pile: str) -> invariants.Counter:
+    """White's captures (c0..c3, weighing 0..3) + the pile's stones = 3 (captures.kif)."""
+    node = {term_text(f): n for f, n in zip(system.fluents, system.fluent_nodes, strict=True)}
+    numbers = [node[f"(captures white c{n})"] for n in range(4)]
+    stones = tuple(node[f"(stone {pile} {s})"] for s in (1, 2, 3))
+    return invariants.Counter(
+        features=(*((n, (lit,)) for n, lit in enumerate(numbers)), (1, stones)),
+        start=3,
+        steps=(),
+        description=f"white's captures + {pile}'s stones",
+        rate=0,
+        register=4,
+    )
+
+
 def test_a_register_pinning_a_count_is_proved_only_where_the_count_follows_it():
     # By hand from captures.kif: each take of white removes one of black's stones and adds
     # one to white's captures, so captures (0..3) + black's stones = 3 in every state; white's
@@ -253,26 +269,30 @@ def test_a_register_pinning_a_count_is_proved_only_where_the_count_follows_it():
     game = GdlGame.from_file(SHEETS / "captures.kif")
     system = ground(game.rules, "captures")
     found = find_invariants(system, seed=3)
-    node = {term_text(f): n for f, n in zip(system.fluents, system.fluent_nodes, strict=True)}
-    numbers = [node[f"(captures white c{n})"] for n in range(4)]
-
-    def captures_and_stones_of(pile: str) -> invariants.Counter:
-        stones = tuple(node[f"(stone {pile} {s})"] for s in (1, 2, 3))
-        return invariants.Counter(
-            features=(*((n, (lit,)) for n, lit in enumerate(numbers)), (1, stones)),
-            start=3,
-            steps=(),
-            description=f"white's captures + {pile}'s stones",
-            rate=0,
-            register=4,
-        )
-
-    holds, fails = captures_and_stones_of("black"), captures_and_stones_of("white")
+    holds, fails = _captures_and_stones(system, "black"), _captures_and_stones(system, "white")
+    numbers = [literal for _, (literal,) in holds.features[:4]]
     assert holds.pinned == [(numbers[0], 3), (numbers[1], 2), (numbers[2], 1), (numbers[3], 0)]
     with invariants.CnfUnrolling(system, free_start=True) as unrolling:
         prover = invariants._Induction(system, unrolling)
         assert prover.keeps_balance(holds, found.state, Budget()) is True
         assert prover.keeps_balance(fails, found.state, Budget()) is False
+
+
+def test_a_balance_is_proved_one_joint_action_at_a_time_only_where_the_count_follows_it():
+    # The same two balances as above, asked per joint action: by hand, captures.kif's turns
+    # alternate, so the joint actions are white's three takes (black waits) and black's
+    # three; each take of white moves white's captures one up and one black stone away.
+    game = GdlGame.from_file(SHEETS / "captures.kif")
+    system = ground(game.rules, "captures")
+    found = find_invariants(system, seed=3)
+    holds, fails = _captures_and_stones(system, "black"), _captures_and_stones(system, "white")
+    invariant_clauses, _ = joint_cases._invariant_clauses(system, found.state)
+    with Solver(name="minisat22", bootstrap_with=invariant_clauses) as solver:
+        joints = joint_cases.joint_actions(system, solver, Budget())
+    texts = {tuple(system.action_text(r, a) for r, a in enumerate(joint)) for joint in joints}
+    takes = {f"(take {s})" for s in (1, 2, 3)}
+    assert texts == {(t, "noop") for t in takes} | {("noop", t) for t in takes}
+    assert joint_cases.kept_balances(system, [fails, holds], found.state, Budget()) == [holds]
 
 
 def test_balances_proved_together_prove_one_no_step_keeps_alone():

@@ -76,6 +76,7 @@ from gamecheck.solvers.ground.balances import (
 )
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.functional import Functional
+from gamecheck.solvers.ground.joint_cases import kept_balances
 from gamecheck.solvers.ground.ranking import Place, Ranking, find_ranking
 from gamecheck.solvers.ground.sampling import Playouts, random_playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
@@ -158,6 +159,9 @@ LINK_SECONDS = 10.0
 """Time for finding and proving clauses between relations (`_links`), asked only where a
 balance failed: in dots and boxes they make the score's balance inductive; on tron, with 846 of
 them and no balance, they took 7 s that the ranking then lacked."""
+CASES_SHARE = 0.5
+"""The share of the time left that proving balances one joint action at a time may take
+(joint_cases.py); those it does not prove are then asked whole."""
 EXCLUSION_SECONDS = 20.0
 """Time for proving exclusions between the fluents of large relations; if it runs out,
 they are left out (what is proved stands without them)."""
@@ -370,6 +374,14 @@ def find_invariants(
             ]
             if not counters:  # fluents that run out often show it before any other proof
                 ranking = _early_ranking(system, unrolling, playouts, state, places, budget)
+            tried = [
+                balance
+                for balance in _balance_candidates(changes, registers + features, budget)
+                + _constant_counts(system, changes, registers + features, groups, values)
+                if balance.encoding_size <= MAX_BALANCE_ENCODING
+            ]
+            early = _kept_by_cases(prover, tried, state, budget)  # cheap where it works
+            _add_balances(early, state, balances)
             part = budget.part(EXCLUSION_SECONDS)
             state += prover.houdini(exclusions, proved=state, budget=part)
             counted = changes and changes.dropping(len(registers))
@@ -381,13 +393,7 @@ def find_invariants(
             # a clock tells the depth, but not how far a count can have moved
             limit_candidates = _limit_candidates(counted, features) if not counts else []
             limits = prover.kept_limits(limit_candidates, state, budget)
-            tried = [
-                balance
-                for balance in _balance_candidates(changes, registers + features, budget)
-                + _constant_counts(system, changes, registers + features, groups, values)
-                if balance.encoding_size <= MAX_BALANCE_ENCODING
-            ]
-            failed = _keep_balances(prover, tried, state, balances, budget)
+            failed = _keep_balances(prover, tried, early, state, balances, budget)
             if failed:  # clauses between relations may make them inductive
                 part = budget.part(LINK_SECONDS)
                 try:
@@ -398,9 +404,10 @@ def find_invariants(
                 linked = prover.houdini(links, proved=state, budget=part)
                 if linked:
                     state += linked
-                    _keep_balances(prover, failed, state, balances, budget)
+                    _keep_balances(prover, failed, [], state, balances, budget)
             if balances:  # what the balances imply may now be inductive
-                prover.assume_balances(balances)
+                assumed = {id(balance) for balance in early}
+                prover.assume_balances(b for b in balances if id(b) not in assumed)
                 settled = set(state)
                 rest = [candidate for candidate in candidates if candidate not in settled]
                 state += prover.houdini(rest, proved=state, budget=budget)
@@ -450,20 +457,48 @@ def _early_ranking(system, unrolling, playouts, state, places, budget: Budget) -
         return None
 
 
-def _keep_balances(prover, tried, state: list, balances: list, budget: Budget) -> list[Counter]:
-    """Add to `balances` those of `tried` that are proved (and to `state` what they hold);
-    the others."""
-    failed = []
-    together = {id(balance) for balance in prover.balances_kept_together(tried, state, budget)}
-    for balance in tried:
-        if id(balance) in together or prover.keeps_balance(
-            balance, state, budget, BALANCE_DEPTHS[1:]
-        ):
-            balances.append(balance)
-            state += [held for held in balance.holding if held not in state]
-        else:
-            failed.append(balance)
-    return failed
+def _keep_balances(
+    prover, tried, by_cases: list, state: list, balances: list, budget: Budget
+) -> list[Counter]:
+    """Add to `balances` those of `tried` not `by_cases` (proved one joint action at a time,
+    and assumed here) that are proved; the others. A balance of registers those all pin is
+    not asked (checkers' two counts and the blank cells: what it says, those and each
+    cell's one piece or blank say)."""
+    prover.assume_balances(by_cases)
+    pinned = {literal for balance in by_cases for literal, _ in balance.pinned}
+    rest = [b for b in tried if b not in by_cases and not _registers_pinned(b, pinned)]
+    together = {id(balance) for balance in prover.balances_kept_together(rest, state, budget)}
+    kept = [
+        balance
+        for balance in rest
+        if id(balance) in together
+        or prover.keeps_balance(balance, state, budget, BALANCE_DEPTHS[1:])
+    ]
+    _add_balances(kept, state, balances)
+    return [balance for balance in rest if balance not in kept]
+
+
+def _add_balances(proved: list[Counter], state: list, balances: list) -> None:
+    """Add proved balances to `balances`, and what they hold to `state`."""
+    for balance in proved:
+        balances.append(balance)
+        state += [held for held in balance.holding if held not in state]
+
+
+def _registers_pinned(balance: Counter, pinned: set[int]) -> bool:
+    """Whether the balance weighs registers, all of whose numbers are in `pinned`."""
+    numbers = {literal for _, literal in balance.terms[: balance.register]}
+    return bool(numbers) and numbers <= pinned
+
+
+def _kept_by_cases(prover, tried, state: list, budget: Budget) -> list[Counter]:
+    """The balances of `tried` that `kept_balances` proves one joint action at a time,
+    within CASES_SHARE of the time left."""
+    try:
+        return kept_balances(prover.system, tried, state, budget.part(share=CASES_SHARE))
+    except OutOfBudget:
+        budget.check()  # only the cases' share ran out
+        return []
 
 
 # -- candidates ----------------------------------------------------------------------------

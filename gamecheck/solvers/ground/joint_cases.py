@@ -1,0 +1,411 @@
+"""Balances of a register against a count, proved one joint action at a time on the few
+fluents that joint action changes (invariants.py tries this first).
+
+Checkers keeps (piece_count black n) equal to black's pieces on the board, but a SAT solver
+asked the whole step refutes the mover's thousand actions one by one, each over the whole
+two-layer circuit (cylinder-checkers: 25-50 s for its balances). With the joint action fixed,
+the circuit folds: a double jump's next state differs from the state in four cells and the
+two registers, and its legality reads a few cells. Each legal joint action is then a small
+SAT query over that cone: the state invariants about its fluents, the balance before the
+step over the changed fluents (the rest, unchanged, adds between none and all of itself),
+and a count after it that differs from the one the register pins. Every query UNSAT, for
+every joint action some state the invariants allow may take, proves that no step breaks
+the balance: it is kept from any state where it holds, and it holds initially.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+
+from pysat.solvers import Solver
+
+from gamecheck.budget import Budget
+from gamecheck.solvers.ground.circuit import TRUE, value
+from gamecheck.solvers.ground.transition import TransitionSystem
+
+MAX_JOINTS = 20_000
+"""Joint actions beyond which no case split is tried (a simultaneous game's product)."""
+MAX_CONE = 400
+"""Conjuncts of a legality over more nodes are left out of the queries (mustjump's "no jump
+anywhere": a weaker assumption, and a step that moves no piece needs none of it)."""
+GUARD_FLUENTS = 8
+"""Fluents of a relation with at most this many ground facts tell whose turn it is."""
+SOLVER = "minisat22"
+
+
+def kept_balances(system: TransitionSystem, balances, state, budget: Budget) -> list:
+    """The balances (pinned ones: a register against a count) that every joint action
+    keeps, case by case; OutOfBudget if the budget ends first."""
+    pinned = [balance for balance in balances if balance.pinned is not None]
+    if not pinned:
+        return []
+    initial = system.evaluate(system.initial)
+    kept = [balance for balance in pinned if _holds(balance, initial)]
+    invariants, defined = _invariant_clauses(system, state)
+    with Solver(name=SOLVER, bootstrap_with=invariants) as solver:
+        joints = joint_actions(system, solver, budget)
+        if joints is None:
+            return []
+        cases = _Cases(system, joints, solver, defined)
+        for index in range(len(joints)):
+            budget.check()
+            case = _Folded(cases, index)
+            kept = [balance for balance in kept if not _breaks(case, balance)]
+            if not kept:
+                break
+    return kept
+
+
+def joint_actions(
+    system: TransitionSystem, solver: Solver, budget: Budget
+) -> list[tuple[int, ...]] | None:
+    """Every joint action some state the state invariants (in `solver`) allow may take
+    (each role's action legal there), grouped by the turn fluents each role's legality reads: the
+    combinations of groups whose turns no such state has together are left out. None if
+    there are more than MAX_JOINTS."""
+    turns = _turn_fluents(system)
+    groups = []
+    for literals in system.legal:
+        by_guard: dict[tuple[int, ...], list[int]] = {}
+        for action, literal in enumerate(literals):
+            if literal != -TRUE:
+                by_guard.setdefault(_guards(system, literal, turns), []).append(action)
+        groups.append(list(by_guard.items()))
+    joints: list[tuple[int, ...]] = []
+    for combination in itertools.product(*groups):
+        budget.check()
+        guards = [literal for guard, _ in combination for literal in guard]
+        if solver.solve(assumptions=guards):
+            joints += itertools.product(*(actions for _, actions in combination))
+            if len(joints) > MAX_JOINTS:
+                return None
+    return joints
+
+
+def _turn_fluents(system: TransitionSystem) -> set[int]:
+    """The nodes of fluents whose relation has at most GUARD_FLUENTS ground facts."""
+    relations: dict[str, list[int]] = {}
+    for term, node in zip(system.fluents, system.fluent_nodes, strict=True):
+        relations.setdefault(term[0] if isinstance(term, tuple) else term, []).append(node)
+    return {node for nodes in relations.values() if len(nodes) <= GUARD_FLUENTS for node in nodes}
+
+
+def _guards(system: TransitionSystem, legal: int, turns: set[int]) -> tuple[int, ...]:
+    """The literals of turn fluents a legality is the AND of."""
+    circuit = system.circuit
+    conjuncts = [legal] if legal < 0 or circuit.is_input(legal) else circuit.children[legal]
+    return tuple(sorted(literal for literal in conjuncts if abs(literal) in turns))
+
+
+def _invariant_clauses(system: TransitionSystem, state: Iterable) -> tuple[list, set[int]]:
+    """The state invariants as clauses over circuit nodes (a gate's variable is its node),
+    and the gates they define."""
+    circuit = system.circuit
+    cone = circuit.cone(invariant.literal for invariant in state)
+    gates = {node for node in cone if node != TRUE and not circuit.is_input(node)}
+    clauses = [[invariant.literal] for invariant in state]
+    clauses += [[TRUE]] if TRUE in cone else []
+    for gate in gates:
+        clauses += _and_clauses(gate, circuit.children[gate])
+    return clauses, gates
+
+
+class _Cases:
+    """Which circuit nodes each joint action makes constant: per node, the joint actions
+    (bits of an int) where it is TRUE and those where it is FALSE, whatever the state; and
+    the solver every case is asked in, with the state invariants (the state is the same
+    variables, a fluent's its node, in every case)."""
+
+    def __init__(
+        self, system: TransitionSystem, joints: Sequence[tuple[int, ...]], solver, defined
+    ):
+        self.system = system
+        self.joints = joints
+        self.solver = solver
+        circuit = system.circuit
+        self.every = every = (1 << len(joints)) - 1
+        true, false = [0] * len(circuit.children), [0] * len(circuit.children)
+        self.acting = [False] * len(circuit.children)
+        """Whether a node depends on the actions (else it means the same in every case)."""
+        true[TRUE] = every
+        for role, nodes in enumerate(system.action_nodes):
+            taken: dict[int, int] = {}
+            for index, joint in enumerate(joints):
+                taken[joint[role]] = taken.get(joint[role], 0) | 1 << index
+            for action, node in enumerate(nodes):
+                true[node], false[node] = taken.get(action, 0), every & ~taken.get(action, 0)
+                self.acting[node] = True
+        for node in range(TRUE + 1, len(circuit.children)):
+            children = circuit.children[node]
+            if children:
+                all_true, some_false = every, 0
+                for child in children:
+                    yes, no = (true, false) if child > 0 else (false, true)
+                    all_true &= yes[abs(child)]
+                    some_false |= no[abs(child)]
+                true[node], false[node] = all_true, some_false
+                self.acting[node] = any(self.acting[abs(child)] for child in children)
+        self.true, self.false = true, false
+        self.parents: dict[int, list[int]] = {}
+        for node, children in enumerate(circuit.children):
+            for child in children:
+                self.parents.setdefault(abs(child), []).append(node)
+        self.defined: set[int] = defined
+        """The gates the solver has the definition of."""
+        self.variables = len(circuit.children)
+        self._small: dict[int, bool] = {}
+        self._unchanged: dict[int, int] = {}
+
+    def fresh(self) -> int:
+        self.variables += 1
+        return self.variables
+
+    def small(self, literal: int) -> bool:
+        """Whether the literal's cone has at most MAX_CONE nodes."""
+        node = abs(literal)
+        if node not in self._small:
+            self._small[node] = len(self.system.circuit.cone([node])) <= MAX_CONE
+        return self._small[node]
+
+    def unchanged(self, node: int) -> int:
+        """The joint actions under which no fluent of the state node's cone changes."""
+        if node not in self._unchanged:
+            if node in self.system.node_fluent:
+                self._unchanged[node] = self._same_next(node)
+            else:
+                fluents = self.system.circuit.cone([node]) & self.system.node_fluent.keys()
+                self._unchanged[node] = self.every
+                for fluent in fluents:
+                    self._unchanged[node] &= self.unchanged(fluent)
+        return self._unchanged[node]
+
+    def _same_next(self, fluent: int) -> int:
+        """The joint actions under which the fluent's next value folds to the fluent (node)
+        itself: a gate folds to it (or its negation) where each child is TRUE or folds to
+        it, and one does; only the gates above the fluent are looked at."""
+        same, negated = {fluent: self.every}, {}
+        for node in sorted(self._above(fluent)):
+            all_same, some_same = self.every, 0
+            all_negated, some_negated = self.every, 0
+            for child in self.system.circuit.children[node]:
+                yes, no = (same, negated) if child > 0 else (negated, same)
+                constant = (self.true if child > 0 else self.false)[abs(child)]
+                all_same &= constant | yes.get(abs(child), 0)
+                some_same |= yes.get(abs(child), 0)
+                all_negated &= constant | no.get(abs(child), 0)
+                some_negated |= no.get(abs(child), 0)
+            same[node], negated[node] = all_same & some_same, all_negated & some_negated
+        root = self.system.next[self.system.node_fluent[fluent]]
+        return (same if root > 0 else negated).get(abs(root), 0)
+
+    def _above(self, node: int) -> set[int]:
+        """The gates whose cone holds the node."""
+        above, stack = set(), [node]
+        while stack:
+            for parent in self.parents.get(stack.pop(), ()):
+                if parent not in above:
+                    above.add(parent)
+                    stack.append(parent)
+        return above
+
+
+class _Folded:
+    """The circuit under one joint action: each literal folded to True, False or a solver
+    literal over the state (a gate that means the same in every case is its node, defined
+    once; one that depends on the actions a fresh variable), and the query asked under it."""
+
+    def __init__(self, cases: _Cases, index: int):
+        self.cases = cases
+        self.system = cases.system
+        self.joint = cases.joints[index]
+        self.bit = 1 << index
+        self.clauses: list[list[int]] = []
+        """This case's clauses: its gates' definitions and its query."""
+        self._folded: dict[int, int | bool] = {}
+        self._after: dict[int, int | bool] = {}
+
+    def literal(self, literal: int) -> int | bool:
+        node = abs(literal)
+        if self.cases.true[node] & self.bit:
+            folded: int | bool = True
+        elif self.cases.false[node] & self.bit:
+            folded = False
+        else:
+            folded = self._folded.get(node) or self._fold(node)
+        if isinstance(folded, bool):
+            return folded if literal > 0 else not folded
+        return folded if literal > 0 else -folded
+
+    def _fold(self, node: int) -> int:
+        children = self.system.circuit.children[node]
+        kept = [] if children else [node]
+        for child in children:
+            folded = self.literal(child)
+            if folded is not True:
+                kept.append(folded)
+        if len(kept) > 1:
+            if self.cases.acting[node]:
+                kept = [self._and(kept)]
+            else:
+                if node not in self.cases.defined:
+                    self.cases.defined.add(node)
+                    self.cases.solver.append_formula(_and_clauses(node, kept))
+                kept = [node]
+        self._folded[node] = kept[0]
+        return kept[0]
+
+    def _and(self, literals: list[int]) -> int | bool:
+        """A fresh variable equal to the AND of the literals (True if none)."""
+        if len(literals) <= 1:
+            return literals[0] if literals else True
+        gate = self.cases.fresh()
+        self.clauses += _and_clauses(gate, literals)
+        return gate
+
+    def after(self, fluent_literal: int) -> int | bool:
+        """The literal of a fluent after the step, over the state before it."""
+        fluent = self.system.node_fluent[abs(fluent_literal)]
+        after = self.literal(self.system.next[fluent])
+        return after if fluent_literal > 0 else _negated(after)
+
+    def changes(self, literal: int) -> bool:
+        """Whether the step may change the state literal (a fluent of its cone changes)."""
+        return not self.cases.unchanged(abs(literal)) & self.bit
+
+    def after_state(self, literal: int) -> int | bool:
+        """A state literal's value after the step: its cone over the fluents' next values."""
+        node = abs(literal)
+        if node not in self._after:
+            children = self.system.circuit.children[node]
+            if node == TRUE:
+                self._after[node] = True
+            elif not children:
+                self._after[node] = self.after(node)
+            else:
+                kept = [self.after_state(child) for child in children]
+                if False in kept:
+                    self._after[node] = False
+                else:
+                    self._after[node] = self._and([k for k in kept if k is not True])
+        folded = self._after[node]
+        return folded if literal > 0 else _negated(folded)
+
+    def legal(self) -> list[int | bool]:
+        """Each role's action legal, its conjuncts over more than MAX_CONE nodes left out."""
+        literals = []
+        for role, action in enumerate(self.joint):
+            legal = self.system.legal[role][action]
+            if self.cases.small(legal) or legal < 0 or self.system.circuit.is_input(legal):
+                literals.append(self.literal(legal))
+            else:
+                conjuncts = self.system.circuit.children[legal]
+                literals += [self.literal(c) for c in conjuncts if self.cases.small(c)]
+        return literals
+
+    def count(self, literals: Sequence[int | bool]) -> list[int | bool]:
+        """How many of the literals hold, in unary (x[j]: more than j): a totalizer."""
+        ones: list[int | bool] = [True] * sum(1 for literal in literals if literal is True)
+        return ones + self._unary([lit for lit in literals if not isinstance(lit, bool)])
+
+    def _unary(self, literals: list[int]) -> list[int]:
+        if len(literals) <= 1:
+            return literals
+        half = len(literals) // 2
+        a, b = self._unary(literals[:half]), self._unary(literals[half:])
+        c = [self.cases.fresh() for _ in range(len(a) + len(b))]
+        reach_a, reach_b, reach_c = [True, *a, False], [True, *b, False], [True, *c]
+        for i in range(len(a) + 1):
+            for j in range(len(b) + 1):
+                if i + j:
+                    self.add([_negated(reach_a[i]), _negated(reach_b[j]), reach_c[i + j]])
+                if i + j < len(c):
+                    self.add([reach_a[i + 1], reach_b[j + 1], -reach_c[i + j + 1]])
+        return c
+
+    def add(self, clause: Iterable[int | bool]) -> None:
+        """Add a clause to the query, constants folded (one that holds is left out)."""
+        kept = []
+        for literal in clause:
+            if literal is True:
+                return
+            if literal is not False:
+                kept.append(literal)
+        self.clauses.append(kept)
+
+    def satisfiable(self) -> bool:
+        """Whether the case's clauses have a model in the shared solver (with the state
+        invariants); they are retired after, under a switch of their own."""
+        switch = self.cases.fresh()
+        solver = self.cases.solver
+        solver.append_formula([[-switch, *clause] for clause in self.clauses])
+        self.clauses = []
+        satisfiable = solver.solve(assumptions=[switch])
+        solver.add_clause([-switch])
+        return satisfiable
+
+
+def _and_clauses(gate: int, literals: Sequence[int]) -> list[list[int]]:
+    return [*([-gate, literal] for literal in literals), [gate, *(-lit for lit in literals)]]
+
+
+def _holds(balance, values: Sequence[bool]) -> bool:
+    """Whether the balance and what it is holding hold in a state (its node values)."""
+    if not all(value(values, held.literal) for held in balance.holding):
+        return False
+    return all(
+        sum(weight for weight, literal in terms if value(values, literal)) == total
+        for literal, terms, total in balance.sums
+        if literal is None or value(values, literal)
+    )
+
+
+def _breaks(case: _Folded, balance) -> bool:
+    """Whether some state the invariants allow, where the balance holds, steps by the
+    case's joint action (legal there) to a state where it does not: the count after the
+    step is the count before plus the changed fluents' change."""
+    legal = case.legal()
+    if False in legal:
+        return False
+    for literal in legal:
+        case.add([literal])
+    changed = [
+        (literal, case.after_state(literal)) for literal in balance.counted if case.changes(literal)
+    ]
+    before = [literal for literal, _ in changed]
+    unchanged = len(balance.counted) - len(changed)
+    rises = case.count([after for _, after in changed] + [-literal for literal in before])
+    held = case.count(before)
+    registers = [(lit, case.after_state(lit), count) for lit, count in balance.pinned]
+    case.add([literal for literal, _, count in registers if count >= 0])
+    for (a, _, first), (b, _, second) in itertools.combinations(registers, 2):
+        if first != second:  # the balance pins one count
+            case.add([-a, -b])
+    for literal, _, count in registers:
+        if count >= 0:  # the changed fluents hold at most the count, at least it less the rest
+            case.add([-literal, _negated(_more_than(held, count))])
+            case.add([-literal, _more_than(held, count - unchanged - 1)])
+    broken = [_negated(case.after_state(held.literal)) for held in balance.holding]
+    numbers = {literal for literal, _, _ in registers}
+    for (number, _, count), (_, then, pinned) in itertools.product(registers, repeat=2):
+        if count < 0 or then is False or (then in numbers and then != number):
+            continue  # a number before that is another after: the same pin, or never
+        wrong = case.cases.fresh()
+        case.add([-wrong, number])
+        case.add([-wrong, then])
+        if pinned >= 0:  # rises = the count's change + the changed fluents' number
+            expected = pinned - count + len(before)
+            below = _negated(_more_than(rises, expected - 1))
+            case.add([-wrong, _more_than(rises, expected), below])
+        broken.append(wrong)
+    case.add(broken)
+    return case.satisfiable()
+
+
+def _more_than(unary: Sequence[int | bool], j: int) -> int | bool:
+    """The literal "more than j" of a number in unary (x[i]: more than i)."""
+    return True if j < 0 else unary[j] if j < len(unary) else False
+
+
+def _negated(literal: int | bool) -> int | bool:
+    return not literal if isinstance(literal, bool) else -literal
