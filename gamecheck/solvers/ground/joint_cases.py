@@ -16,6 +16,7 @@ the balance: it is kept from any state where it holds, and it holds initially.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable, Sequence
 
 from pysat.solvers import Solver
@@ -26,6 +27,8 @@ from gamecheck.solvers.ground.transition import TransitionSystem
 
 MAX_JOINTS = 20_000
 """Joint actions beyond which no case split is tried (a simultaneous game's product)."""
+MAX_MASK_BITS = 1 << 27
+"""Nodes times joint actions beyond which no case split is tried (the masks' memory)."""
 MAX_CONE = 400
 """Conjuncts of a legality over more nodes are left out of the queries (mustjump's "no jump
 anywhere": a weaker assumption, and a step that moves no piece needs none of it)."""
@@ -45,9 +48,9 @@ def kept_balances(system: TransitionSystem, balances, state, budget: Budget) -> 
     invariants, defined = _invariant_clauses(system, state)
     with Solver(name=SOLVER, bootstrap_with=invariants) as solver:
         joints = joint_actions(system, solver, budget)
-        if joints is None:
+        if joints is None or len(joints) * len(system.circuit.children) > MAX_MASK_BITS:
             return []
-        cases = _Cases(system, joints, solver, defined)
+        cases = _Cases(system, joints, solver, defined, budget)
         for index in range(len(joints)):
             budget.check()
             case = _Folded(cases, index)
@@ -61,9 +64,9 @@ def joint_actions(
     system: TransitionSystem, solver: Solver, budget: Budget
 ) -> list[tuple[int, ...]] | None:
     """Every joint action some state the state invariants (in `solver`) allow may take
-    (each role's action legal there), grouped by the turn fluents each role's legality reads: the
-    combinations of groups whose turns no such state has together are left out. None if
-    there are more than MAX_JOINTS."""
+    (each role's action legal there), grouped by the turn fluents each role's legality
+    reads: the combinations of groups whose turns no such state has together are left out.
+    None if there are more than MAX_JOINTS."""
     turns = _turn_fluents(system)
     groups = []
     for literals in system.legal:
@@ -72,6 +75,8 @@ def joint_actions(
             if literal != -TRUE:
                 by_guard.setdefault(_guards(system, literal, turns), []).append(action)
         groups.append(list(by_guard.items()))
+    if math.prod(map(len, groups)) > MAX_JOINTS:
+        return None
     joints: list[tuple[int, ...]] = []
     for combination in itertools.product(*groups):
         budget.check()
@@ -118,7 +123,7 @@ class _Cases:
     variables, a fluent's its node, in every case)."""
 
     def __init__(
-        self, system: TransitionSystem, joints: Sequence[tuple[int, ...]], solver, defined
+        self, system: TransitionSystem, joints: Sequence, solver, defined: set[int], budget
     ):
         self.system = system
         self.joints = joints
@@ -137,6 +142,8 @@ class _Cases:
                 true[node], false[node] = taken.get(action, 0), every & ~taken.get(action, 0)
                 self.acting[node] = True
         for node in range(TRUE + 1, len(circuit.children)):
+            if node % 10_000 == 0:
+                budget.check()
             children = circuit.children[node]
             if children:
                 all_true, some_false = every, 0
@@ -263,12 +270,6 @@ class _Folded:
         self.clauses += _and_clauses(gate, literals)
         return gate
 
-    def after(self, fluent_literal: int) -> int | bool:
-        """The literal of a fluent after the step, over the state before it."""
-        fluent = self.system.node_fluent[abs(fluent_literal)]
-        after = self.literal(self.system.next[fluent])
-        return after if fluent_literal > 0 else _negated(after)
-
     def changes(self, literal: int) -> bool:
         """Whether the step may change the state literal (a fluent of its cone changes)."""
         return not self.cases.unchanged(abs(literal)) & self.bit
@@ -280,8 +281,8 @@ class _Folded:
             children = self.system.circuit.children[node]
             if node == TRUE:
                 self._after[node] = True
-            elif not children:
-                self._after[node] = self.after(node)
+            elif not children:  # a fluent: its next value
+                self._after[node] = self.literal(self.system.next[self.system.node_fluent[node]])
             else:
                 kept = [self.after_state(child) for child in children]
                 if False in kept:
