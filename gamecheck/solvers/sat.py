@@ -60,6 +60,47 @@ def negate(literal: Lit) -> Lit:
     return (not literal) if isinstance(literal, bool) else -literal
 
 
+def count_in_unary(
+    literals: Sequence[Lit],
+    new_variable: Callable[[], int],
+    add_clause: Callable[[list[Lit]], None],
+) -> list[Lit]:
+    """How many of `literals` hold, in unary: x[j] holds exactly where more than j do (the
+    true constants first, then a totalizer over the others: Bailleux and Boufkhad, 2003)."""
+    ones: list[Lit] = [True] * sum(1 for literal in literals if literal is True)
+    free = [literal for literal in literals if not isinstance(literal, bool)]
+    return ones + _unary(free, new_variable, add_clause)
+
+
+def _unary(literals: list[int], new_variable, add_clause) -> list[int]:
+    if len(literals) <= 1:
+        return literals
+    half = len(literals) // 2
+    a = _unary(literals[:half], new_variable, add_clause)
+    return merge_unary(
+        a, _unary(literals[half:], new_variable, add_clause), new_variable, add_clause
+    )
+
+
+def merge_unary(
+    a: Sequence[Lit],
+    b: Sequence[Lit],
+    new_variable: Callable[[], int],
+    add_clause: Callable[[list[Lit]], None],
+) -> list[int]:
+    """The sum of two numbers in unary (x[j]: more than j), in unary: fresh literals,
+    their clauses both ways (`add_clause` folds the constants)."""
+    c = [new_variable() for _ in range(len(a) + len(b))]
+    reach_a, reach_b, reach_c = [True, *a, False], [True, *b, False], [True, *c]
+    for i in range(len(a) + 1):
+        for j in range(len(b) + 1):
+            if i + j:  # at least i of a and j of b: at least i + j
+                add_clause([negate(reach_a[i]), negate(reach_b[j]), reach_c[i + j]])
+            if i + j < len(c):  # at most i of a and j of b: at most i + j
+                add_clause([reach_a[i + 1], reach_b[j + 1], -reach_c[i + j + 1]])
+    return c
+
+
 def holds(literal: Lit, model: set[int]) -> bool:
     """Whether a literal is true in a model given as its set of true variables."""
     if isinstance(literal, bool):

@@ -24,6 +24,8 @@ from pysat.solvers import Solver
 from gamecheck.budget import Budget
 from gamecheck.solvers.ground.circuit import TRUE, value
 from gamecheck.solvers.ground.transition import TransitionSystem
+from gamecheck.solvers.ground.unroll import reaches
+from gamecheck.solvers.sat import Lit, count_in_unary, negate
 
 MAX_JOINTS = 20_000
 """Joint actions beyond which no case split is tried (a simultaneous game's product)."""
@@ -229,13 +231,13 @@ class _Folded:
         self.bit = 1 << index
         self.clauses: list[list[int]] = []
         """This case's clauses: its gates' definitions and its query."""
-        self._folded: dict[int, int | bool] = {}
-        self._after: dict[int, int | bool] = {}
+        self._folded: dict[int, Lit] = {}
+        self._after: dict[int, Lit] = {}
 
-    def literal(self, literal: int) -> int | bool:
+    def literal(self, literal: int) -> Lit:
         node = abs(literal)
         if self.cases.true[node] & self.bit:
-            folded: int | bool = True
+            folded: Lit = True
         elif self.cases.false[node] & self.bit:
             folded = False
         else:
@@ -262,7 +264,7 @@ class _Folded:
         self._folded[node] = kept[0]
         return kept[0]
 
-    def _and(self, literals: list[int]) -> int | bool:
+    def _and(self, literals: list[int]) -> Lit:
         """A fresh variable equal to the AND of the literals (True if none)."""
         if len(literals) <= 1:
             return literals[0] if literals else True
@@ -274,7 +276,7 @@ class _Folded:
         """Whether the step may change the state literal (a fluent of its cone changes)."""
         return not self.cases.unchanged(abs(literal)) & self.bit
 
-    def after_state(self, literal: int) -> int | bool:
+    def after_state(self, literal: int) -> Lit:
         """A state literal's value after the step: its cone over the fluents' next values."""
         node = abs(literal)
         if node not in self._after:
@@ -290,9 +292,9 @@ class _Folded:
                 else:
                     self._after[node] = self._and([k for k in kept if k is not True])
         folded = self._after[node]
-        return folded if literal > 0 else _negated(folded)
+        return folded if literal > 0 else negate(folded)
 
-    def legal(self) -> list[int | bool]:
+    def legal(self) -> list[Lit]:
         """Each role's action legal, its conjuncts over more than MAX_CONE nodes left out."""
         literals = []
         for role, action in enumerate(self.joint):
@@ -304,27 +306,11 @@ class _Folded:
                 literals += [self.literal(c) for c in conjuncts if self.cases.small(c)]
         return literals
 
-    def count(self, literals: Sequence[int | bool]) -> list[int | bool]:
-        """How many of the literals hold, in unary (x[j]: more than j): a totalizer."""
-        ones: list[int | bool] = [True] * sum(1 for literal in literals if literal is True)
-        return ones + self._unary([lit for lit in literals if not isinstance(lit, bool)])
+    def count(self, literals: Sequence[Lit]) -> list[Lit]:
+        """How many of the literals hold, in unary (x[j]: more than j)."""
+        return count_in_unary(literals, self.cases.fresh, self.add)
 
-    def _unary(self, literals: list[int]) -> list[int]:
-        if len(literals) <= 1:
-            return literals
-        half = len(literals) // 2
-        a, b = self._unary(literals[:half]), self._unary(literals[half:])
-        c = [self.cases.fresh() for _ in range(len(a) + len(b))]
-        reach_a, reach_b, reach_c = [True, *a, False], [True, *b, False], [True, *c]
-        for i in range(len(a) + 1):
-            for j in range(len(b) + 1):
-                if i + j:
-                    self.add([_negated(reach_a[i]), _negated(reach_b[j]), reach_c[i + j]])
-                if i + j < len(c):
-                    self.add([reach_a[i + 1], reach_b[j + 1], -reach_c[i + j + 1]])
-        return c
-
-    def add(self, clause: Iterable[int | bool]) -> None:
+    def add(self, clause: Iterable[Lit]) -> None:
         """Add a clause to the query, constants folded (one that holds is left out)."""
         kept = []
         for literal in clause:
@@ -384,9 +370,9 @@ def _breaks(case: _Folded, balance) -> bool:
             case.add([-a, -b])
     for literal, _, count in registers:
         if count >= 0:  # the changed fluents hold at most the count, at least it less the rest
-            case.add([-literal, _negated(_more_than(held, count))])
-            case.add([-literal, _more_than(held, count - unchanged - 1)])
-    broken = [_negated(case.after_state(held.literal)) for held in balance.holding]
+            case.add([-literal, negate(reaches(held, count + 1))])
+            case.add([-literal, reaches(held, count - unchanged)])
+    broken = [negate(case.after_state(held.literal)) for held in balance.holding]
     numbers = {literal for literal, _, _ in registers}
     for (number, _, count), (_, then, pinned) in itertools.product(registers, repeat=2):
         if count < 0 or then is False or (then in numbers and then != number):
@@ -396,17 +382,8 @@ def _breaks(case: _Folded, balance) -> bool:
         case.add([-wrong, then])
         if pinned >= 0:  # rises = the count's change + the changed fluents' number
             expected = pinned - count + len(before)
-            below = _negated(_more_than(rises, expected - 1))
-            case.add([-wrong, _more_than(rises, expected), below])
+            below = negate(reaches(rises, expected))
+            case.add([-wrong, reaches(rises, expected + 1), below])
         broken.append(wrong)
     case.add(broken)
     return case.satisfiable()
-
-
-def _more_than(unary: Sequence[int | bool], j: int) -> int | bool:
-    """The literal "more than j" of a number in unary (x[i]: more than i)."""
-    return True if j < 0 else unary[j] if j < len(unary) else False
-
-
-def _negated(literal: int | bool) -> int | bool:
-    return not literal if isinstance(literal, bool) else -literal

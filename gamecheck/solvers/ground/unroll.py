@@ -35,7 +35,7 @@ from gamecheck.gdl.terms import term_text
 from gamecheck.solvers.ground.circuit import TRUE
 from gamecheck.solvers.ground.layers import CONSTANT, Level, decode, fold_gates, read
 from gamecheck.solvers.ground.transition import TransitionSystem
-from gamecheck.solvers.sat import Lit, holds, negate, shared_and
+from gamecheck.solvers.sat import Lit, count_in_unary, holds, merge_unary, negate, shared_and
 
 ENCODE_CHECK_EVERY = 4096
 """Nodes instantiated between two looks at the budget."""
@@ -281,32 +281,13 @@ class Unrolling(ABC):
         Built once per list of literals."""
         key = tuple(literals)
         if key not in self._counts:
-            ones = [True] * sum(1 for literal in literals if literal is True)
-            self._counts[key] = ones + self._unary(
-                [literal for literal in literals if not isinstance(literal, bool)]
-            )
+            self._counts[key] = count_in_unary(literals, self.new_variable, self.add_clause)
         return self._counts[key]
-
-    def _unary(self, literals: list[int]) -> list[int]:
-        """Fresh literals c where c[j] holds exactly where more than j of `literals` do: a
-        totalizer (Bailleux and Boufkhad, 2003)."""
-        if len(literals) <= 1:
-            return literals
-        half = len(literals) // 2
-        return self.merge(self._unary(literals[:half]), self._unary(literals[half:]))
 
     def merge(self, a: Sequence[Lit], b: Sequence[Lit]) -> list[int]:
         """The sum of two numbers in unary (x[j]: more than j), in unary: fresh literals,
         their clauses both ways."""
-        c = [self.new_variable() for _ in range(len(a) + len(b))]
-        reach_a, reach_b, reach_c = [True, *a, False], [True, *b, False], [True, *c]
-        for i in range(len(a) + 1):
-            for j in range(len(b) + 1):
-                if i + j:  # at least i of a and j of b: at least i + j
-                    self.add_clause([negate(reach_a[i]), negate(reach_b[j]), reach_c[i + j]])
-                if i + j < len(c):  # at most i of a and j of b: at most i + j
-                    self.add_clause([reach_a[i + 1], reach_b[j + 1], -reach_c[i + j + 1]])
-        return c
+        return merge_unary(a, b, self.new_variable, self.add_clause)
 
     def add_linear(
         self, terms: Iterable[tuple[int, Lit]], low: int, high: int, condition: Lit = True
