@@ -77,9 +77,8 @@ def _unary(literals: list[int], new_variable, add_clause) -> list[int]:
         return literals
     half = len(literals) // 2
     a = _unary(literals[:half], new_variable, add_clause)
-    return merge_unary(
-        a, _unary(literals[half:], new_variable, add_clause), new_variable, add_clause
-    )
+    b = _unary(literals[half:], new_variable, add_clause)
+    return merge_unary(a, b, new_variable, add_clause)
 
 
 def merge_unary(
@@ -99,6 +98,11 @@ def merge_unary(
             if i + j < len(c):  # at most i of a and j of b: at most i + j
                 add_clause([reach_a[i + 1], reach_b[j + 1], -reach_c[i + j + 1]])
     return c
+
+
+def and_clauses(gate: int, inputs: Sequence[int]) -> list[list[int]]:
+    """The clauses that make `gate` equal the AND of `inputs`."""
+    return [*([-gate, literal] for literal in inputs), [gate, *(-literal for literal in inputs)]]
 
 
 def holds(literal: Lit, model: set[int]) -> bool:
@@ -230,9 +234,8 @@ class Clauses:
 
     def define_and(self, gate: int, inputs: Sequence[int]) -> None:
         """Constrain `gate` to equal the AND of `inputs`."""
-        for literal in inputs:
-            self.add([-gate, literal])
-        self.add([gate, *(-literal for literal in inputs)])
+        for clause in and_clauses(gate, inputs):
+            self.add(clause)
 
     def conj(self, literals: Iterable[Lit]) -> Lit:
         """A literal equal to the AND of `literals`."""

@@ -25,7 +25,7 @@ from gamecheck.budget import Budget
 from gamecheck.solvers.ground.circuit import TRUE, value
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import reaches
-from gamecheck.solvers.sat import Lit, count_in_unary, negate
+from gamecheck.solvers.sat import Lit, and_clauses, count_in_unary, negate
 
 MAX_JOINTS = 20_000
 """Joint actions beyond which no case split is tried (a simultaneous game's product)."""
@@ -114,7 +114,7 @@ def _invariant_clauses(system: TransitionSystem, state: Iterable) -> tuple[list,
     clauses = [[invariant.literal] for invariant in state]
     clauses += [[TRUE]] if TRUE in cone else []
     for gate in gates:
-        clauses += _and_clauses(gate, circuit.children[gate])
+        clauses += and_clauses(gate, circuit.children[gate])
     return clauses, gates
 
 
@@ -174,7 +174,13 @@ class _Cases:
         """Whether the literal's cone has at most MAX_CONE nodes."""
         node = abs(literal)
         if node not in self._small:
-            self._small[node] = len(self.system.circuit.cone([node])) <= MAX_CONE
+            seen, stack = set(), [node]
+            while stack and len(seen) <= MAX_CONE:  # stops once past MAX_CONE
+                here = stack.pop()
+                if here not in seen:
+                    seen.add(here)
+                    stack.extend(abs(child) for child in self.system.circuit.children[here])
+            self._small[node] = len(seen) <= MAX_CONE
         return self._small[node]
 
     def unchanged(self, node: int) -> int:
@@ -259,7 +265,7 @@ class _Folded:
             else:
                 if node not in self.cases.defined:
                     self.cases.defined.add(node)
-                    self.cases.solver.append_formula(_and_clauses(node, kept))
+                    self.cases.solver.append_formula(and_clauses(node, kept))
                 kept = [node]
         self._folded[node] = kept[0]
         return kept[0]
@@ -269,7 +275,7 @@ class _Folded:
         if len(literals) <= 1:
             return literals[0] if literals else True
         gate = self.cases.fresh()
-        self.clauses += _and_clauses(gate, literals)
+        self.clauses += and_clauses(gate, literals)
         return gate
 
     def changes(self, literal: int) -> bool:
@@ -330,10 +336,6 @@ class _Folded:
         satisfiable = solver.solve(assumptions=[switch])
         solver.add_clause([-switch])
         return satisfiable
-
-
-def _and_clauses(gate: int, literals: Sequence[int]) -> list[list[int]]:
-    return [*([-gate, literal] for literal in literals), [gate, *(-lit for lit in literals)]]
 
 
 def _holds(balance, values: Sequence[bool]) -> bool:
