@@ -18,6 +18,7 @@ from gamecheck.solvers.ground import invariants
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.invariants import StateInvariant
+from gamecheck.solvers.ground.joint_houdini import houdini_by_cases
 from gamecheck.solvers.ground.sampling import random_playouts
 from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
 from tests.game_checks import every_reachable_state
@@ -198,24 +199,47 @@ class FirstBatchOutOfTime(Budget):
         return Budget(0) if self.parts == 1 else super().part(seconds, share=share)
 
 
-def test_a_batch_out_of_its_share_of_time_is_tried_again_after_the_others():
+def test_a_batch_out_of_its_share_of_time_is_tried_again_by_cases_after_the_others():
     system = ground(small_tictactoe().rules, "tictactoe")
     control, a_cell, blank = tictactoe_candidates(system)
     with CnfUnrolling(system, free_start=True) as unrolling:
         prover = invariants._Induction(system, unrolling)
         proved = prover.houdini(a_cell + control + blank, budget=FirstBatchOutOfTime())
     # (1 1), the smallest batch, runs out of its share; control is proved, the blanks are
-    # not; then (1 1) is tried again, with control assumed, and proved on that try.
+    # not; then (1 1) is tried again one joint action at a time, with control assumed, and
+    # proved on that try.
     assert [c.description for c in proved] == [
         "at most one in control",
         "someone in control",
         "at most one mark in (1 1)",
     ]
     assert prover.statistics["houdini_batches_deferred"] == 1
-    # Calls: 1 cut short, 1 for control (UNSAT), 6 breaking the blanks one at a time, 1 for
-    # (1 1) again (UNSAT: kept), 6 breaking the blanks in the last run (which ends when none
-    # is left). Had (1 1) fallen on its second try, the last run would have needed one more.
-    assert prover.statistics["houdini_sat_calls"] == 15
+    assert prover.statistics["houdini_batches_by_cases"] == 1
+    # Calls over the whole step: 1 cut short, 1 for control (UNSAT), 6 breaking the blanks
+    # one at a time, 6 breaking them in the last run (which ends when none is left); none
+    # for (1 1), proved by cases. Had it fallen there, the whole step would have been asked.
+    assert prover.statistics["houdini_sat_calls"] == 14
+
+
+def test_by_cases_houdini_keeps_what_every_joint_action_keeps():
+    # By hand (tictactoe_candidates): with control proved, a joint action marks one blank
+    # cell, so (1 1) keeps at most one mark and every blank candidate falls; without it, x
+    # may mark (1 1) while o marks (1 2), and (1 1) gets x and keeps b; control with (1 1)
+    # as candidates: control is kept by every step, and then (1 1) with it.
+    system = ground(small_tictactoe().rules, "tictactoe")
+    control, a_cell, blank = tictactoe_candidates(system)
+
+    def kept(candidates, proved):
+        found = houdini_by_cases(system, candidates, proved, Budget())
+        return {candidate.description for candidate in found}
+
+    assert kept(a_cell + blank, control) == {"at most one mark in (1 1)"}
+    assert kept(a_cell, []) == set()
+    assert kept(a_cell + control, []) == {
+        "at most one in control",
+        "someone in control",
+        "at most one mark in (1 1)",
+    }
 
 
 def test_one_cell_of_a_grid_is_proved_over_both_coordinates():

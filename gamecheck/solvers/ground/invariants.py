@@ -77,6 +77,7 @@ from gamecheck.solvers.ground.balances import (
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.functional import Functional
 from gamecheck.solvers.ground.joint_cases import kept_balances
+from gamecheck.solvers.ground.joint_houdini import houdini_by_cases
 from gamecheck.solvers.ground.ranking import Place, Ranking, find_ranking
 from gamecheck.solvers.ground.sampling import Playouts, random_playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
@@ -1105,6 +1106,7 @@ class _Induction:
                 "houdini_batches",
                 "houdini_batches_proved",
                 "houdini_batches_deferred",
+                "houdini_batches_by_cases",
                 "houdini_sat_calls",
             ),
             0,
@@ -1133,6 +1135,7 @@ class _Induction:
         least what one run over all of the candidates would). A run the budget cuts short
         proves nothing; what was proved before it stands, and the budget's end is left for
         the caller to see."""
+        proved = list(proved)
         initial = self.system.evaluate(self.system.initial)
         active = [c for c in candidates if value(initial, c.literal)]
         assumed = self.unrolling.new_variable()
@@ -1149,7 +1152,9 @@ class _Induction:
                     budget.check()  # only the batch's share ran out
                     deferred.append(batch)
             self.statistics["houdini_batches_deferred"] += len(deferred)
-            for batch in deferred + large:
+            for batch in deferred:
+                found += self._by_cases(batch, assumed, [*proved, *found], budget)
+            for batch in large:
                 found += self._prove(batch, assumed, budget)
             settled = set(found)
             rest = [c for c in active if c not in settled]
@@ -1169,6 +1174,25 @@ class _Induction:
         self._assume(assumed, kept)
         self.statistics["houdini_batches_proved"] += 1
         return kept
+
+    def _by_cases(
+        self, batch: list[StateInvariant], assumed: int, proved: list, budget: Budget
+    ) -> list[StateInvariant]:
+        """The fixpoint of a batch the whole step did not settle in its share: one joint
+        action at a time first, within CASES_SHARE of the time left; then, over the whole
+        step, what that leaves (all of it where the joint actions are too many to split)."""
+        try:
+            kept = houdini_by_cases(self.system, batch, proved, budget.part(share=CASES_SHARE))
+        except OutOfBudget:
+            budget.check()  # only the cases' share ran out
+            kept = None
+        if kept is None:
+            return self._prove(batch, assumed, budget)
+        self._assume(assumed, kept)
+        self.statistics["houdini_batches_by_cases"] += 1
+        settled = set(kept)
+        rest = [candidate for candidate in batch if candidate not in settled]
+        return kept + (self._prove(rest, assumed, budget) if rest else [])
 
     def _assume(self, switch: int, invariants: Iterable[StateInvariant]) -> None:
         """Let `switch` assume the invariants before and after the step."""

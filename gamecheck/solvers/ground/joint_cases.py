@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
 from pysat.solvers import Solver
 
@@ -36,6 +37,10 @@ MAX_CONE = 400
 anywhere": a weaker assumption, and a step that moves no piece needs none of it)."""
 GUARD_FLUENTS = 8
 """Fluents of a relation with at most this many ground facts tell whose turn it is."""
+WIDE = 16
+"""Gates of more children have those open in a few cases only looked up by case."""
+FEW_CASES = 64
+"""Cases a child must be open (not TRUE) in at most to be looked up by case."""
 SOLVER = "minisat22"
 
 
@@ -47,19 +52,29 @@ def kept_balances(system: TransitionSystem, balances, state, budget: Budget) -> 
         return []
     initial = system.evaluate(system.initial)
     kept = [balance for balance in pinned if _holds(balance, initial)]
-    invariants, defined = _invariant_clauses(system, state)
-    with Solver(name=SOLVER, bootstrap_with=invariants) as solver:
-        joints = joint_actions(system, solver, budget)
-        if joints is None or len(joints) * len(system.circuit.children) > MAX_MASK_BITS:
+    with split_cases(system, state, budget) as cases:
+        if cases is None:
             return []
-        cases = _Cases(system, joints, solver, defined, budget)
-        for index in range(len(joints)):
+        for index in range(len(cases.joints)):
             budget.check()
-            case = _Folded(cases, index)
+            case = Folded(cases, index)
             kept = [balance for balance in kept if not _breaks(case, balance)]
             if not kept:
                 break
     return kept
+
+
+@contextmanager
+def split_cases(system: TransitionSystem, state, budget: Budget) -> Iterator[Cases | None]:
+    """The cases of the system's joint actions, asked in a solver that holds the state
+    invariants; None where there are too many to split."""
+    invariants, defined = _invariant_clauses(system, state)
+    with Solver(name=SOLVER, bootstrap_with=invariants) as solver:
+        joints = joint_actions(system, solver, budget)
+        if joints is None or len(joints) * len(system.circuit.children) > MAX_MASK_BITS:
+            yield None
+        else:
+            yield Cases(system, joints, solver, defined, budget)
 
 
 def joint_actions(
@@ -118,7 +133,7 @@ def _invariant_clauses(system: TransitionSystem, state: Iterable) -> tuple[list,
     return clauses, gates
 
 
-class _Cases:
+class Cases:
     """Which circuit nodes each joint action makes constant: per node, the joint actions
     (bits of an int) where it is TRUE and those where it is FALSE, whatever the state; and
     the solver every case is asked in, with the state invariants (the state is the same
@@ -156,19 +171,75 @@ class _Cases:
                 true[node], false[node] = all_true, some_false
                 self.acting[node] = any(self.acting[abs(child)] for child in children)
         self.true, self.false = true, false
-        self.parents: dict[int, list[int]] = {}
-        for node, children in enumerate(circuit.children):
-            for child in children:
-                self.parents.setdefault(abs(child), []).append(node)
         self.defined: set[int] = defined
         """The gates the solver has the definition of."""
         self.variables = len(circuit.children)
         self._small: dict[int, bool] = {}
+        self._open: dict[int, tuple[list[int], dict[int, list[int]]]] = {}
         self._unchanged: dict[int, int] = {}
 
     def fresh(self) -> int:
         self.variables += 1
         return self.variables
+
+    def static(self, node: int) -> int:
+        """A node that means the same in every case, as itself (its variable), its cone's
+        gates defined in the solver once."""
+        stack = [node]
+        while stack:
+            gate = stack.pop()
+            if gate in self.defined or not self.system.circuit.children[gate]:
+                continue
+            self.defined.add(gate)
+            kept = [c for c in self.system.circuit.children[gate] if not self._always(c)]
+            self.solver.append_formula(and_clauses(gate, kept))
+            stack += [abs(child) for child in kept]
+        return node
+
+    def state(self, literal: int) -> Lit:
+        """A state literal (it means the same in every case) as the solver's."""
+        if self._always(literal) or self._always(-literal):
+            return self._always(literal)
+        self.static(abs(literal))
+        return literal
+
+    def open_children(self, gate: int, index: int) -> list[int]:
+        """The gate's children that are not TRUE in case `index` (a gate with a FALSE child
+        is FALSE there), looked up by case for the wide gates (an OR over every action)."""
+        if gate not in self._open:
+            self._open[gate] = self._by_case(gate)
+        checked, by_case = self._open[gate]
+        bit = 1 << index
+        return [child for child in checked if not self._true_in(child) & bit] + by_case.get(
+            index, []
+        )
+
+    def _by_case(self, gate: int) -> tuple[list[int], dict[int, list[int]]]:
+        """A gate's children to check in each case, and those open in a few cases only (at
+        most FEW_CASES; children of a gate of at most WIDE children are all checked), by
+        case; children TRUE in every case are left out."""
+        children = [c for c in self.system.circuit.children[gate] if not self._always(c)]
+        if len(children) <= WIDE:
+            return children, {}
+        checked, by_case = [], {}
+        for child in children:
+            open_in = self.every & ~self._true_in(child)
+            if open_in.bit_count() > FEW_CASES:
+                checked.append(child)
+                continue
+            while open_in:
+                lowest = open_in & -open_in
+                by_case.setdefault(lowest.bit_length() - 1, []).append(child)
+                open_in ^= lowest
+        return checked, by_case
+
+    def _true_in(self, literal: int) -> int:
+        """The cases where the literal is TRUE."""
+        return (self.true if literal > 0 else self.false)[abs(literal)]
+
+    def _always(self, literal: int) -> bool:
+        """Whether the literal is TRUE in every case."""
+        return self._true_in(literal) == self.every
 
     def small(self, literal: int) -> bool:
         """Whether the literal's cone has at most MAX_CONE nodes."""
@@ -198,12 +269,16 @@ class _Cases:
     def _same_next(self, fluent: int) -> int:
         """The joint actions under which the fluent's next value folds to the fluent (node)
         itself: a gate folds to it (or its negation) where each child is TRUE or folds to
-        it, and one does; only the gates above the fluent are looked at."""
+        it, and one does; only the gates of its next value that read it are looked at."""
         same, negated = {fluent: self.every}, {}
-        for node in sorted(self._above(fluent)):
+        root = self.system.next[self.system.node_fluent[fluent]]
+        for node in sorted(self.system.circuit.cone([root])):
+            children = self.system.circuit.children[node]
+            if not any(abs(child) in same or abs(child) in negated for child in children):
+                continue  # the fluent is not in its cone
             all_same, some_same = self.every, 0
             all_negated, some_negated = self.every, 0
-            for child in self.system.circuit.children[node]:
+            for child in children:
                 yes, no = (same, negated) if child > 0 else (negated, same)
                 constant = (self.true if child > 0 else self.false)[abs(child)]
                 all_same &= constant | yes.get(abs(child), 0)
@@ -211,34 +286,25 @@ class _Cases:
                 all_negated &= constant | no.get(abs(child), 0)
                 some_negated |= no.get(abs(child), 0)
             same[node], negated[node] = all_same & some_same, all_negated & some_negated
-        root = self.system.next[self.system.node_fluent[fluent]]
         return (same if root > 0 else negated).get(abs(root), 0)
 
-    def _above(self, node: int) -> set[int]:
-        """The gates whose cone holds the node."""
-        above, stack = set(), [node]
-        while stack:
-            for parent in self.parents.get(stack.pop(), ()):
-                if parent not in above:
-                    above.add(parent)
-                    stack.append(parent)
-        return above
 
-
-class _Folded:
+class Folded:
     """The circuit under one joint action: each literal folded to True, False or a solver
     literal over the state (a gate that means the same in every case is its node, defined
     once; one that depends on the actions a fresh variable), and the query asked under it."""
 
-    def __init__(self, cases: _Cases, index: int):
+    def __init__(self, cases: Cases, index: int):
         self.cases = cases
         self.system = cases.system
         self.joint = cases.joints[index]
+        self.index = index
         self.bit = 1 << index
         self.clauses: list[list[int]] = []
         """This case's clauses: its gates' definitions and its query."""
         self._folded: dict[int, Lit] = {}
         self._after: dict[int, Lit] = {}
+        self._switch: int | None = None
 
     def literal(self, literal: int) -> Lit:
         node = abs(literal)
@@ -246,6 +312,8 @@ class _Folded:
             folded: Lit = True
         elif self.cases.false[node] & self.bit:
             folded = False
+        elif not self.cases.acting[node]:
+            folded = self.cases.static(node)
         else:
             folded = self._folded.get(node) or self._fold(node)
         if isinstance(folded, bool):
@@ -253,20 +321,14 @@ class _Folded:
         return folded if literal > 0 else -folded
 
     def _fold(self, node: int) -> int:
-        children = self.system.circuit.children[node]
-        kept = [] if children else [node]
+        children = self.cases.open_children(node, self.index)
+        kept = [] if self.system.circuit.children[node] else [node]
         for child in children:
             folded = self.literal(child)
             if folded is not True:
                 kept.append(folded)
         if len(kept) > 1:
-            if self.cases.acting[node]:
-                kept = [self._and(kept)]
-            else:
-                if node not in self.cases.defined:
-                    self.cases.defined.add(node)
-                    self.cases.solver.append_formula(and_clauses(node, kept))
-                kept = [node]
+            kept = [self._and(kept)]
         self._folded[node] = kept[0]
         return kept[0]
 
@@ -328,14 +390,26 @@ class _Folded:
 
     def satisfiable(self) -> bool:
         """Whether the case's clauses have a model in the shared solver (with the state
-        invariants); they are retired after, under a switch of their own."""
-        switch = self.cases.fresh()
-        solver = self.cases.solver
-        solver.append_formula([[-switch, *clause] for clause in self.clauses])
-        self.clauses = []
-        satisfiable = solver.solve(assumptions=[switch])
-        solver.add_clause([-switch])
+        invariants); they are retired after."""
+        satisfiable = self.model() is not None
+        self.retire()
         return satisfiable
+
+    def model(self, assumptions: Sequence[Lit] = ()) -> list[int] | None:
+        """A model of the case's clauses so far and the assumptions in the shared solver
+        (with the state invariants), or None; the clauses stay, under the case's switch,
+        until `retire`."""
+        solver = self.cases.solver
+        if self._switch is None:
+            self._switch = self.cases.fresh()
+        solver.append_formula([[-self._switch, *clause] for clause in self.clauses])
+        self.clauses = []
+        return solver.get_model() if solver.solve([self._switch, *assumptions]) else None
+
+    def retire(self) -> None:
+        """Take the case's clauses out of the shared solver's queries."""
+        if self._switch is not None:
+            self.cases.solver.add_clause([-self._switch])
 
 
 def _holds(balance, values: Sequence[bool]) -> bool:
@@ -349,7 +423,7 @@ def _holds(balance, values: Sequence[bool]) -> bool:
     )
 
 
-def _breaks(case: _Folded, balance) -> bool:
+def _breaks(case: Folded, balance) -> bool:
     """Whether some state the invariants allow, where the balance holds, steps by the
     case's joint action (legal there) to a state where it does not: the count after the
     step is the count before plus the changed fluents' change."""
