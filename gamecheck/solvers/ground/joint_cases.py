@@ -30,7 +30,7 @@ from gamecheck.solvers.sat import Lit, and_clauses, count_in_unary, negate
 
 MAX_JOINTS = 20_000
 """Joint actions beyond which no case split is tried (a simultaneous game's product)."""
-MAX_MASK_BITS = 1 << 27
+MAX_MASK_BITS = 1 << 29
 """Nodes times joint actions beyond which no case split is tried (the masks' memory)."""
 MAX_CONE = 400
 """Conjuncts of a legality over more nodes are left out of the queries (mustjump's "no jump
@@ -256,14 +256,21 @@ class Cases:
 
     def unchanged(self, node: int) -> int:
         """The joint actions under which no fluent of the state node's cone changes."""
-        if node not in self._unchanged:
-            if node in self.system.node_fluent:
-                self._unchanged[node] = self._same_next(node)
+        children = self.system.circuit.children
+        stack = [node]
+        while stack:
+            here = stack[-1]
+            if here in self._unchanged:
+                stack.pop()
+            elif here in self.system.node_fluent:
+                self._unchanged[stack.pop()] = self._same_next(here)
+            elif pending := [abs(c) for c in children[here] if abs(c) not in self._unchanged]:
+                stack += pending
             else:
-                fluents = self.system.circuit.cone([node]) & self.system.node_fluent.keys()
-                self._unchanged[node] = self.every
-                for fluent in fluents:
-                    self._unchanged[node] &= self.unchanged(fluent)
+                mask = self.every
+                for child in children[stack.pop()]:
+                    mask &= self._unchanged[abs(child)]
+                self._unchanged[here] = mask
         return self._unchanged[node]
 
     def _same_next(self, fluent: int) -> int:
@@ -349,8 +356,8 @@ class Folded:
         node = abs(literal)
         if node not in self._after:
             children = self.system.circuit.children[node]
-            if node == TRUE:
-                self._after[node] = True
+            if not self.changes(node):
+                self._after[node] = self.cases.state(node)
             elif not children:  # a fluent: its next value
                 self._after[node] = self.literal(self.system.next[self.system.node_fluent[node]])
             else:
