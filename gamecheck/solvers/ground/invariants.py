@@ -1129,7 +1129,8 @@ class _Induction:
         so by induction on the steps it holds in every reachable state. What a batch
         proves is assumed for the next. The families that fit in a batch go first, the
         smallest first, each within BATCH_SHARE of the time left; those that take longer
-        are tried again, without that limit, before the pieces of the larger families.
+        are tried again, one joint action at a time first (joint_houdini.py), then over the
+        whole step without that limit, before the pieces of the larger families.
         Last, the candidates still unproved are run to one fixpoint together, which also
         finds those inductive only together (with the proved ones assumed, this keeps at
         least what one run over all of the candidates would). A run the budget cuts short

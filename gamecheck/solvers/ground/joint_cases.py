@@ -1,5 +1,6 @@
 """Balances of a register against a count, proved one joint action at a time on the few
-fluents that joint action changes (invariants.py tries this first).
+fluents that joint action changes (invariants.py tries this first); the cases, and the
+circuit folded under each, that joint_houdini.py proves state invariants over too.
 
 Checkers keeps (piece_count black n) equal to black's pieces on the board, but a SAT solver
 asked the whole step refutes the mover's thousand actions one by one, each over the whole
@@ -26,7 +27,7 @@ from gamecheck.budget import Budget
 from gamecheck.solvers.ground.circuit import TRUE, value
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import reaches
-from gamecheck.solvers.sat import Lit, and_clauses, count_in_unary, negate
+from gamecheck.solvers.sat import Lit, and_clauses, count_in_unary, negate, solve_within
 
 MAX_JOINTS = 20_000
 """Joint actions beyond which no case split is tried (a simultaneous game's product)."""
@@ -145,6 +146,7 @@ class Cases:
         self.system = system
         self.joints = joints
         self.solver = solver
+        self.budget = budget
         circuit = system.circuit
         self.every = every = (1 << len(joints)) - 1
         true, false = [0] * len(circuit.children), [0] * len(circuit.children)
@@ -277,6 +279,7 @@ class Cases:
         """The joint actions under which the fluent's next value folds to the fluent (node)
         itself: a gate folds to it (or its negation) where each child is TRUE or folds to
         it, and one does; only the gates of its next value that read it are looked at."""
+        self.budget.check()
         same, negated = {fluent: self.every}, {}
         root = self.system.next[self.system.node_fluent[fluent]]
         for node in sorted(self.system.circuit.cone([root])):
@@ -411,7 +414,8 @@ class Folded:
             self._switch = self.cases.fresh()
         solver.append_formula([[-self._switch, *clause] for clause in self.clauses])
         self.clauses = []
-        return solver.get_model() if solver.solve([self._switch, *assumptions]) else None
+        satisfiable = solve_within(solver, [self._switch, *assumptions], self.cases.budget)
+        return solver.get_model() if satisfiable else None
 
     def retire(self) -> None:
         """Take the case's clauses out of the shared solver's queries."""
