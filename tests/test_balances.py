@@ -293,6 +293,8 @@ def test_a_balance_is_proved_one_joint_action_at_a_time_only_where_the_count_fol
     takes = {f"(take {s})" for s in (1, 2, 3)}
     assert texts == {(t, "noop") for t in takes} | {("noop", t) for t in takes}
     assert joint_cases.kept_balances(system, [fails, holds], found.state, Budget()) == [holds]
+    # in either order: the second balance asked of a joint action is asked as the first was
+    assert joint_cases.kept_balances(system, [holds, fails], found.state, Budget()) == [holds]
 
 
 def test_balances_proved_together_prove_one_no_step_keeps_alone():

@@ -60,6 +60,7 @@ def kept_balances(system: TransitionSystem, balances, state, budget: Budget) -> 
             budget.check()
             case = Folded(cases, index)
             kept = [balance for balance in kept if not _breaks(case, balance)]
+            case.retire()
             if not kept:
                 break
     return kept
@@ -310,8 +311,10 @@ class Folded:
         self.joint = cases.joints[index]
         self.index = index
         self.bit = 1 << index
+        self.definitions: list[list[int]] = []
+        """Clauses of every query of the case: its gates' definitions, what it requires."""
         self.clauses: list[list[int]] = []
-        """This case's clauses: its gates' definitions and its query."""
+        """Clauses of the next query only."""
         self._folded: dict[int, Lit] = {}
         self._after: dict[int, Lit] = {}
         self._switch: int | None = None
@@ -347,7 +350,7 @@ class Folded:
         if len(literals) <= 1:
             return literals[0] if literals else True
         gate = self.cases.fresh()
-        self.clauses += and_clauses(gate, literals)
+        self.definitions += and_clauses(gate, literals)
         return gate
 
     def changes(self, literal: int) -> bool:
@@ -398,27 +401,35 @@ class Folded:
                 kept.append(literal)
         self.clauses.append(kept)
 
+    def require(self, literals: Sequence[Lit]) -> bool:
+        """Let every query of the case require the literals; False if one never holds."""
+        if False in literals:
+            return False
+        self.definitions += [[literal] for literal in literals if literal is not True]
+        return True
+
     def satisfiable(self) -> bool:
-        """Whether the case's clauses have a model in the shared solver (with the state
-        invariants); they are retired after."""
-        satisfiable = self.model() is not None
-        self.retire()
-        return satisfiable
+        return self.model() is not None
 
     def model(self, assumptions: Sequence[Lit] = ()) -> list[int] | None:
-        """A model of the case's clauses so far and the assumptions in the shared solver
-        (with the state invariants), or None; the clauses stay, under the case's switch,
-        until `retire`."""
+        """A model of the query's clauses, the case's and the assumptions in the shared
+        solver (with the state invariants), or None. The query's clauses are dropped
+        after it (each under a switch of its own), the case's kept until `retire`."""
         solver = self.cases.solver
         if self._switch is None:
             self._switch = self.cases.fresh()
-        solver.append_formula([[-self._switch, *clause] for clause in self.clauses])
-        self.clauses = []
-        satisfiable = solve_within(solver, [self._switch, *assumptions], self.cases.budget)
-        return solver.get_model() if satisfiable else None
+        query = self.cases.fresh()
+        solver.append_formula([[-self._switch, *clause] for clause in self.definitions])
+        solver.append_formula([[-query, *clause] for clause in self.clauses])
+        self.definitions, self.clauses = [], []
+        try:
+            assumed = [self._switch, query, *assumptions]
+            return solver.get_model() if solve_within(solver, assumed, self.cases.budget) else None
+        finally:
+            solver.add_clause([-query])
 
     def retire(self) -> None:
-        """Take the case's clauses out of the shared solver's queries."""
+        """Take the case's clauses out of the shared solver for good (the case is done)."""
         if self._switch is not None:
             self.cases.solver.add_clause([-self._switch])
 
@@ -438,11 +449,8 @@ def _breaks(case: Folded, balance) -> bool:
     """Whether some state the invariants allow, where the balance holds, steps by the
     case's joint action (legal there) to a state where it does not: the count after the
     step is the count before plus the changed fluents' change."""
-    legal = case.legal()
-    if False in legal:
+    if not case.require(case.legal()):
         return False
-    for literal in legal:
-        case.add([literal])
     changed = [
         (literal, case.after_state(literal)) for literal in balance.counted if case.changes(literal)
     ]

@@ -64,18 +64,14 @@ def _broken(case: Folded, touched: list, assumed: list[Lit]) -> set:
     """The candidates of `touched` (those whose fluents the case may change) that some
     state where the `assumed` hold breaks by the case's joint action, legal there: asked
     again without those a model breaks until none is broken."""
-    legal = case.legal()
-    if False in legal:
+    if not case.require(case.legal()):
         return set()
-    for literal in legal:
-        case.add([literal])
     after = {candidate: case.after_state(candidate.literal) for candidate in touched}
     broken: set = set()
     try:
         while len(broken) < len(touched):
-            some = case.cases.fresh()
-            case.add([-some, *(negate(after[c]) for c in touched if c not in broken)])
-            model = case.model([some, *assumed])
+            case.add([negate(after[c]) for c in touched if c not in broken])
+            model = case.model(assumed)
             if model is None:
                 break
             broken |= {c for c in touched if not _holds(model, after[c])}
