@@ -36,9 +36,11 @@ def houdini_by_cases(
         switches = {}
         for candidate in filter(lambda c: cases.small(c.literal), candidates):
             literal = cases.state(candidate.literal)
-            if literal is not False:  # (one that never holds is none: the caller's)
-                switches[candidate] = switch = cases.fresh()
-                cases.solver.add_clause([-switch, literal] if literal is not True else [switch])
+            if literal is False:
+                continue  # never holds, so not initially: no candidate (the caller's check)
+            switches[candidate] = switch = cases.fresh()
+            if literal is not True:
+                cases.solver.add_clause([-switch, literal])
         active = list(switches)
         while True:
             kept = _kept_in_every_case(cases, active, switches, budget)
