@@ -11,12 +11,14 @@ actions, gates, ground atoms) and grounding seconds, the method that answered (a
 the exhaustive search with its count of reachable states), each verify answer and its
 seconds, the wall time of the command and its overrun past the limit, its peak memory (the
 child's maximum resident set, from wait4), its exit status, and whether it printed a
-traceback. A GDL-II sheet (`sees`, `(role random)`) is counted as refused (verify must exit 2
-on it), not as a sheet whose questions went unsettled. It prints a summary table and one
-JSON line; with --out it writes corpus.csv, summary.json, README.md and two plots there. With
---out, each sheet's row is also appended to rows.jsonl there as soon as it is measured, so a
-run that is stopped keeps them: `--resume` (the same options) measures only the sheets that
-rows.jsonl does not hold yet, and reports on them all.
+traceback; and, before and after the run, the seconds a fixed Python loop takes (the
+machine's speed: runs made on different machines compare only through it). A GDL-II sheet
+(`sees`, `(role random)`) is counted as refused (verify must exit 2 on it), not as a sheet
+whose questions went unsettled. It prints a summary table and one JSON line; with --out it
+writes corpus.csv, summary.json, README.md and two plots there. With --out, each sheet's row
+is also appended to rows.jsonl there as soon as it is measured, so a run that is stopped
+keeps them: `--resume` (the same options) measures only the sheets that rows.jsonl does not
+hold yet, and reports on them all.
 """
 
 from __future__ import annotations
@@ -51,6 +53,10 @@ ROWS = "rows.jsonl"
 """Under --out: one JSON row per sheet, appended as each is measured (for --resume)."""
 STARTUP_SECONDS = 5.0
 """Allowance for starting the command (imports) on top of limit + 10%."""
+SPEED_LOOP = compile("total = 0\nfor step in range(10**7):\n    total += step\n", "loop", "exec")
+"""The pure-Python loop timed before and after a run, at module level as the session notes
+time it (`python -c`): runs made on different machines are compared by it (half-120-s55's
+machine: 0.74 s; half-120-s63's: 1.1-1.8 s)."""
 
 
 def gamecheck_command() -> list[str]:
@@ -143,13 +149,23 @@ def measure(sheet: Path, root: Path, time_limit: float) -> dict:
     return row
 
 
+def python_speed() -> float:
+    """Seconds the best of three runs of SPEED_LOOP takes here."""
+    best = float("inf")
+    for _ in range(3):
+        began = time.perf_counter()
+        exec(SPEED_LOOP, {})
+        best = min(best, time.perf_counter() - began)
+    return round(best, 2)
+
+
 def _last_line(text: str) -> str:
     lines = [line for line in text.strip().splitlines() if not line.startswith("[")]
     return lines[-1][:300] if lines else ""
 
 
-def summarize(rows: list[dict], time_limit: float) -> dict:
-    """Shares and extremes over all sheets."""
+def summarize(rows: list[dict], time_limit: float, speed: tuple[float, float]) -> dict:
+    """Shares and extremes over all sheets; `speed`: python_speed() before and after."""
     total_questions = sum(row.get("questions", 0) for row in rows)
     settled = sum(row.get("settled", 0) for row in rows)
     per_question = {}
@@ -192,10 +208,12 @@ def summarize(rows: list[dict], time_limit: float) -> dict:
         "killed": sum(row["killed"] for row in rows),
         "exits": {str(code): sum(row["exit"] == code for row in rows) for code in (0, 1, 2, 3, 4)},
         "refuted": [row["sheet"] for row in rows if row.get("defects")],
+        "python_loop_seconds": {"before": speed[0], "after": speed[1]},
     }
 
 
 def table(summary: dict) -> str:
+    loop = summary["python_loop_seconds"]
     lines = [
         f"sheets                 {summary['sheets']}",
         f"time limit             {summary['time_limit']} s",
@@ -220,6 +238,8 @@ def table(summary: dict) -> str:
         f"tracebacks             {summary['tracebacks']}",
         f"killed at 2 x limit+30 {summary['killed']}",
         f"exit statuses          {summary['exits']}",
+        f"machine speed          {loop['before']:.2f} s before, {loop['after']:.2f} s after "
+        "(a 10^7-step Python loop; lower is faster)",
     ]
     return "\n".join(lines)
 
@@ -350,6 +370,7 @@ def main() -> None:
         args.out.mkdir(parents=True, exist_ok=True)
         if not args.resume:
             (args.out / ROWS).write_text("")
+    speed_before = python_speed()
     with ThreadPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(measure, s, args.directory, args.time_limit) for s in sheets]
         for future in futures:
@@ -365,7 +386,7 @@ def main() -> None:
                 file=sys.stderr,
                 flush=True,
             )
-    summary = summarize(rows, args.time_limit)
+    summary = summarize(rows, args.time_limit, (speed_before, python_speed()))
     print(table(summary))
     print(json.dumps(summary))
     if args.out:
