@@ -2,11 +2,12 @@
 per sheet.
 
     python bench/corpus.py DIR [--time-limit S] [--jobs N] [--out DIR [--resume]] [--limit N]
-                               [--only NAME ...] [--sample K [--offset I]]
+                               [--only NAME ...] [--sample K [--offset I]] [--sat-solver NAME]
 
 For every .kif file under DIR (e.g. ../shared/data/ggp) it runs lint's checks (in this
-process), then the installed `gamecheck verify SHEET --json --time-limit S` as a separate
-process, `--jobs` at a time, and records: lint errors and warnings, the ground size (fluents,
+process), then the installed `gamecheck verify SHEET --json --time-limit S` (with
+`--sat-solver NAME` if given: solvers compared on the same sheets) as a separate process,
+`--jobs` at a time, and records: lint errors and warnings, the ground size (fluents,
 actions, gates, ground atoms) and grounding seconds, the method that answered (a solver, or
 the exhaustive search with its count of reachable states), each verify answer and its
 seconds, the wall time of the command and its overrun past the limit, its peak memory (the
@@ -38,6 +39,7 @@ from pathlib import Path
 
 from gamecheck.errors import GamecheckError
 from gamecheck.gdl.checks import is_gdl_ii, lint_file
+from gamecheck.solvers.sat import check_sat_solver
 
 QUESTIONS = (
     "termination",
@@ -93,9 +95,11 @@ def run_measured(command: list[str], timeout: float) -> dict:
         }
 
 
-def measure(sheet: Path, root: Path, time_limit: float) -> dict:
-    """Lint and verify one sheet; a flat row for the CSV."""
+def measure(sheet: Path, root: Path, time_limit: float, sat_solver: str | None = None) -> dict:
+    """Lint and verify one sheet (with that python-sat solver, if given); a flat row for the
+    CSV."""
     command = gamecheck_command()
+    solver = ["--sat-solver", sat_solver] if sat_solver else []
     row: dict = {"sheet": str(sheet.relative_to(root)), "gdl_ii": False}
     try:
         lint = lint_file(str(sheet))
@@ -106,7 +110,7 @@ def measure(sheet: Path, root: Path, time_limit: float) -> dict:
     except GamecheckError as error:
         row["lint_errors"], row["lint_warnings"], row["lint_first_error"] = 1, 0, str(error)
     verify = run_measured(
-        [*command, "verify", str(sheet), "--json", "--time-limit", str(time_limit)],
+        [*command, "verify", str(sheet), "--json", "--time-limit", str(time_limit), *solver],
         timeout=time_limit * 2 + 30,
     )
     row.update(
@@ -352,6 +356,11 @@ def main() -> None:
         help="with --sample K, start at the I-th sheet (0-based): --sample 2 --offset 1 is "
         "the half that --sample 2 leaves out",
     )
+    parser.add_argument(
+        "--sat-solver",
+        metavar="NAME",
+        help="verify with this python-sat solver, not the default one",
+    )
     args = parser.parse_args()
     if args.sample < 1:
         parser.error("--sample needs a positive K")
@@ -359,6 +368,10 @@ def main() -> None:
         parser.error("--offset needs 0 <= I < K (--sample K)")
     if args.resume and not args.out:
         parser.error("--resume needs --out")
+    try:
+        check_sat_solver(args.sat_solver)
+    except GamecheckError as error:
+        parser.error(str(error))
     sheets = [s for s in sorted(args.directory.rglob("*.kif")) if _chosen(s, args)]
     sheets = sheets[args.offset :: args.sample][: args.limit]
     if not sheets:
@@ -372,7 +385,10 @@ def main() -> None:
             (args.out / ROWS).write_text("")
     speed_before = python_speed()
     with ThreadPoolExecutor(args.jobs) as pool:
-        futures = [pool.submit(measure, s, args.directory, args.time_limit) for s in sheets]
+        futures = [
+            pool.submit(measure, s, args.directory, args.time_limit, args.sat_solver)
+            for s in sheets
+        ]
         for future in futures:
             row = future.result()
             rows.append(row)
