@@ -99,7 +99,8 @@ def verify_game(
     unrolling = make_unrolling(system, backend, sat_solver=sat_solver, record=export)
     unrolling.use_invariants(found)
     states = None
-    if found.state or found.counters or found.ranking or found.balances or found.functional:
+    proved = (found.state, found.counters, found.balances, found.functional, found.parities)
+    if any(proved) or found.ranking:
         states = make_unrolling(system, backend, sat_solver=sat_solver, free_start=True)
         states.use_invariants(found)
     settings = {"horizon": horizon, "budget": budget, "progress": progress, "playouts": playouts}

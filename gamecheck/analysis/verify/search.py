@@ -114,6 +114,8 @@ class Verifier:
         self.longest_line: Line | None = None
         """The longest line of play replayed so far (any question's): every state on it
         before its last is non-terminal."""
+        self._replayed_lines: dict[Line, None] = {}
+        """Every line of play replayed so far (any question's), in order."""
         self._nonterminal: dict[int, Line | None] = {}
         """Depth -> a line of play to a non-terminal state that deep (None: none is)."""
         self.ends_within: int | None = None
@@ -465,7 +467,8 @@ class Verifier:
     def outcomes(self) -> Outcomes:
         """Every goal vector of a reachable terminal state (those found before the budget
         ends, if it does): first those the random playouts ended with, then one per model
-        of an enumeration that excludes each vector found. Before it, the playouts' lines
+        of an enumeration that excludes each vector found (and those of lines other
+        questions replayed, that end in terminal states). Before it, the playouts' lines
         are extended to terminal states with other vectors at the deepest depth a game
         reaches (a full board's draw: a solver from the initial state takes long to find
         one). Complete once no state the invariants allow has another vector, the
@@ -476,6 +479,7 @@ class Verifier:
         try:
             if self.playouts is not None and not found:
                 self._harvest_outcomes(found)
+            self._replayed_outcomes(found)
             self._deepest_outcomes(found)
             complete = self._no_other_outcome(found) or self._enumerate_outcomes(found)
         except OutOfBudget:
@@ -782,6 +786,15 @@ class Verifier:
             vector = self._vector_of(values)
             found.setdefault(vector, self._checked(line, ends_with_goals(vector)))
 
+    def _replayed_outcomes(self, found: dict[tuple, tuple]) -> None:
+        """Add the goal vectors of the lines other questions replayed that end in a
+        terminal state (the longest game's, which random playouts seldom reach)."""
+        for line in list(self._replayed_lines):
+            if self._ends_terminal(line):
+                vector = self._goal_vector(line)
+                if vector not in found:
+                    found[vector] = self._checked(line, ends_with_goals(vector))
+
     def _deepest_outcomes(self, found: dict[tuple, tuple]) -> None:
         """Add the goal vectors of terminal states at the deepest depth a game reaches
         that extending the playouts' lines finds, each excluding those found (once)."""
@@ -961,6 +974,7 @@ class Verifier:
             self.last_states.setdefault(witness, (game, states[-1]))
         if self.longest_line is None or line.depth > self.longest_line.depth:
             self.longest_line = line
+        self._replayed_lines[line] = None
         return witness
 
 

@@ -78,6 +78,7 @@ from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.functional import Functional
 from gamecheck.solvers.ground.joint_cases import kept_balances
 from gamecheck.solvers.ground.joint_houdini import houdini_by_cases
+from gamecheck.solvers.ground.parities import Parity, find_parities
 from gamecheck.solvers.ground.ranking import Place, Ranking, find_ranking
 from gamecheck.solvers.ground.sampling import Playouts, random_playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
@@ -163,6 +164,10 @@ them and no balance, they took 7 s that the ranking then lacked."""
 CASES_SHARE = 0.5
 """The share of the time left that proving balances one joint action at a time may take
 (joint_cases.py); those it does not prove are then asked whole."""
+PARITY_SHARE = 0.1
+"""The share of the time left that finding and proving parities (parities.py) may take:
+where the samples show none, no solver call is made; one step of a big game (queens31lg's
+962 actions) may take the solver seconds."""
 EXCLUSION_SECONDS = 20.0
 """Time for proving exclusions between the fluents of large relations; if it runs out,
 they are left out (what is proved stands without them)."""
@@ -296,6 +301,9 @@ class Invariants:
     functional: list[Functional] = field(default_factory=list)
     """Groups of derived atoms of which at most one holds in any state (functional.py):
     free-start unrollings constrain each layer with them."""
+    parities: list[Parity] = field(default_factory=list)
+    """Sets of fluents whose number that hold keeps its parity (parities.py): free-start
+    unrollings constrain each layer with them."""
 
 
 @dataclass(frozen=True)
@@ -348,6 +356,7 @@ def find_invariants(
     counters: list[Counter] = []
     balances: list[Counter] = []
     limits: list[Limit] = []
+    parities: list[Parity] = []
     ranking = None
     proofs: dict[str, int] = {}
     try:
@@ -368,6 +377,11 @@ def find_invariants(
                 if (clock := prover.step_counter(register, *way, state, budget))
             ]
             state += [held for clock in counters for held in clock.holding]
+            try:
+                part = budget.part(share=PARITY_SHARE)
+                parities = prover.parities(playouts, samples, groups.values(), state, part)
+            except OutOfBudget:
+                budget.check()  # only the parities' share ran out
             places = [
                 Place(occupied[key], tuple(members), _group_text(key))
                 for key, members in groups.items()
@@ -422,13 +436,14 @@ def find_invariants(
         "counters": len(counters),
         "balances": len(balances),
         "limits": len(limits),
+        "parities": len(parities),
         "samples": len(samples),
         "seconds": round(time.monotonic() - start, 3),
         **proofs,
     }
     if ranking is not None:
         statistics["steps_at_most_by_ranking"] = ranking.longest
-    return Invariants(state, counters, ranking, statistics, balances, limits)
+    return Invariants(state, counters, ranking, statistics, balances, limits, parities=parities)
 
 
 def _proved(prove, candidates: list, share: float, budget: Budget, *, most=None) -> list:
@@ -1108,9 +1123,12 @@ class _Induction:
                 "houdini_batches_deferred",
                 "houdini_batches_by_cases",
                 "houdini_sat_calls",
+                "parity_sat_calls",
             ),
             0,
         )
+        self._flips: list[Lit] | None = None
+        """Per fluent, whether the step flips it (made when parities are first sought)."""
 
     def houdini(
         self,
@@ -1235,6 +1253,36 @@ class _Induction:
                 break
             active = [key for key in active if not holds(broken[key], model)]
         return active
+
+    def parities(self, playouts, samples, groups, state, budget: Budget) -> list[Parity]:
+        """The parities (parities.py) that a step from any state satisfying the proved
+        `state` invariants (to one that does) keeps, found within the budget."""
+        unrolling = self.unrolling
+        if self._flips is None:
+            self._flips = [
+                unrolling.xor(unrolling.literal(node, 0), unrolling.literal(node, 1))
+                for node in self.system.fluent_nodes
+            ]
+        assumed = unrolling.new_variable()
+        self._assume(assumed, state)
+
+        def step_flips(candidates: list[tuple[int, ...]]) -> np.ndarray | None:
+            some = unrolling.new_variable()
+            odd = [unrolling.odd(self._flips[i] for i in members) for members in candidates]
+            unrolling.add_clause([-some, *odd])
+            try:
+                model = self.cases.satisfiable([self.step, assumed, some], 0, budget)
+            finally:
+                unrolling.add_clause([-some])
+            self.statistics["parity_sat_calls"] += 1
+            if model is False:
+                return None
+            return np.array([holds(flip, model) for flip in self._flips])
+
+        try:
+            return find_parities(self.system, playouts, samples, groups, step_flips, budget)
+        finally:
+            unrolling.add_clause([-assumed])
 
     def counts_steps(
         self, counter: Counter, state: Iterable[StateInvariant], budget: Budget

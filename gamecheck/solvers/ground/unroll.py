@@ -24,6 +24,7 @@ takes the command's Budget and raises OutOfBudget when it ends first.
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -289,6 +290,27 @@ class Unrolling(ABC):
         their clauses both ways."""
         return merge_unary(a, b, self.new_variable, self.add_clause)
 
+    def xor(self, a: Lit, b: Lit) -> Lit:
+        """A literal that holds where exactly one of `a` and `b` does."""
+        if isinstance(a, bool):
+            return negate(b) if a else b
+        if isinstance(b, bool):
+            return negate(a) if b else a
+        either = self.new_variable()
+        for clause in ([-either, a, b], [-either, -a, -b], [either, -a, b], [either, a, -b]):
+            self._clause(clause)
+        return either
+
+    def odd(self, literals: Iterable[Lit]) -> Lit:
+        """A literal that holds where an odd number of `literals` do (a chain of XORs)."""
+        return functools.reduce(self.xor, literals, False)
+
+    def add_parity(self, parity, t: int, condition: Lit = True) -> None:
+        """If `condition` holds: the parity (solvers/ground/parities.py) at layer t."""
+        nodes = self.system.fluent_nodes
+        odd = self.odd(self.literal(nodes[i], t) for i in parity.fluents)
+        self.add_clause([negate(condition), odd if parity.odd else negate(odd)])
+
     def add_linear(
         self, terms: Iterable[tuple[int, Lit]], low: int, high: int, condition: Lit = True
     ) -> None:
@@ -347,6 +369,8 @@ class Unrolling(ABC):
                 if self.free_start or not balance.constant:
                     self.add_balance(balance, t, alive)
             if self.free_start:  # a counter needs the depth, which a free start does not know
+                for parity in self.invariants.parities:  # lines of play keep them anyway
+                    self.add_parity(parity, t, alive)
                 self._functional_dependencies(t)
                 continue
             self._depth_constraints(t, t, alive, exact=True)
