@@ -37,6 +37,11 @@ arguments first and hand them to the solver as constraints on every layer:
 * functional dependencies among derived atoms (functional.py): a running count has one
   value in any state, proved on one layer of a free start (the verify pipeline asks for
   them after the rest, in a share of its own).
+* parities (parities.py): sets of fluents of which an odd (or an even) number hold in every
+  state, because no step flips an odd number of them: peg solitaire's position classes,
+  which leave no single peg on the European board from its centre start. Sought right after
+  the state invariants and clocks, in a share of the time; written on a free start's layers
+  only (every line of play from the initial state keeps them anyway).
 
 Candidates are the guesses that every sampled state satisfies (solvers/ground/sampling.py). The
 proof is Houdini's induction: assume all remaining state candidates in an arbitrary state,
