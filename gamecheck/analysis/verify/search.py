@@ -116,6 +116,8 @@ class Verifier:
         before its last is non-terminal."""
         self._replayed_lines: dict[Line, None] = {}
         """Every line of play replayed so far (any question's), in order."""
+        self._outcome_lines = 0
+        """How many of them the outcomes have looked at (`_replayed_outcomes`)."""
         self._nonterminal: dict[int, Line | None] = {}
         """Depth -> a line of play to a non-terminal state that deep (None: none is)."""
         self.ends_within: int | None = None
@@ -789,11 +791,13 @@ class Verifier:
     def _replayed_outcomes(self, found: dict[tuple, tuple]) -> None:
         """Add the goal vectors of the lines other questions replayed that end in a
         terminal state (the longest game's, which random playouts seldom reach)."""
-        for line in list(self._replayed_lines):
-            if self._ends_terminal(line):
-                vector = self._goal_vector(line)
+        for line in list(self._replayed_lines)[self._outcome_lines :]:
+            values = self.system.evaluate(self._final_state(line))  # OutOfBudget: next round
+            if _value(values, self.system.terminal):
+                vector = self._vector_at(values)
                 if vector not in found:
                     found[vector] = self._checked(line, ends_with_goals(vector))
+            self._outcome_lines += 1
 
     def _deepest_outcomes(self, found: dict[tuple, tuple]) -> None:
         """Add the goal vectors of terminal states at the deepest depth a game reaches
@@ -895,7 +899,10 @@ class Verifier:
         return self._stepper.run(self.system, line.steps, self.budget)
 
     def _goal_vector(self, line: Line) -> tuple:
-        values = self.system.evaluate(self._final_state(line))
+        return self._vector_at(self.system.evaluate(self._final_state(line)))
+
+    def _vector_at(self, values: list[bool]) -> tuple:
+        """The goal vector of a state, given every node's value there."""
         return self._vector_of([_value(values, literal) for literal in self._goal_literals()])
 
     def _goal_literals(self) -> list[int]:

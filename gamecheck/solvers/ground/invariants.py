@@ -1132,8 +1132,6 @@ class _Induction:
             ),
             0,
         )
-        self._flips: list[Lit] | None = None
-        """Per fluent, whether the step flips it (made when parities are first sought)."""
 
     def houdini(
         self,
@@ -1263,17 +1261,16 @@ class _Induction:
         """The parities (parities.py) that a step from any state satisfying the proved
         `state` invariants (to one that does) keeps, found within the budget."""
         unrolling = self.unrolling
-        if self._flips is None:
-            self._flips = [
-                unrolling.xor(unrolling.literal(node, 0), unrolling.literal(node, 1))
-                for node in self.system.fluent_nodes
-            ]
+        flips = [  # per fluent: the step flips it
+            unrolling.xor(unrolling.literal(node, 0), unrolling.literal(node, 1))
+            for node in self.system.fluent_nodes
+        ]
         assumed = unrolling.new_variable()
         self._assume(assumed, state)
 
         def step_flips(candidates: list[tuple[int, ...]]) -> np.ndarray | None:
             some = unrolling.new_variable()
-            odd = [unrolling.odd(self._flips[i] for i in members) for members in candidates]
+            odd = [unrolling.odd(flips[i] for i in members) for members in candidates]
             unrolling.add_clause([-some, *odd])
             try:
                 model = self.cases.satisfiable([self.step, assumed, some], 0, budget)
@@ -1282,7 +1279,7 @@ class _Induction:
             self.statistics["parity_sat_calls"] += 1
             if model is False:
                 return None
-            return np.array([holds(flip, model) for flip in self._flips])
+            return np.array([holds(flip, model) for flip in flips])
 
         try:
             return find_parities(self.system, playouts, samples, groups, step_flips, budget)
