@@ -221,6 +221,26 @@ def test_a_batch_out_of_its_share_of_time_is_tried_again_by_cases_after_the_othe
     assert prover.statistics["houdini_sat_calls"] == 14
 
 
+def test_batches_cut_short_on_their_first_try_are_all_proved_on_the_second(monkeypatch):
+    monkeypatch.setattr(invariants, "FIRST_TRY_SECONDS", 0.0)  # every first try ends at once
+    system = ground(small_tictactoe().rules, "tictactoe")
+    control, a_cell, _ = tictactoe_candidates(system)
+    with CnfUnrolling(system, free_start=True) as unrolling:
+        prover = invariants._Induction(system, unrolling)
+        proved = prover.houdini(a_cell + control, budget=Budget())
+    # Each batch is tried again one joint action at a time and proved there: the same
+    # invariants as where the first tries have time (the test above).
+    assert {c.description for c in proved} == {
+        "at most one in control",
+        "someone in control",
+        "at most one mark in (1 1)",
+    }
+    batches = prover.statistics["houdini_batches"]
+    assert batches > 1
+    assert prover.statistics["houdini_batches_deferred"] == batches
+    assert prover.statistics["houdini_batches_by_cases"] == batches
+
+
 def test_by_cases_houdini_keeps_what_every_joint_action_keeps():
     # By hand (tictactoe_candidates): with control proved, a joint action marks one blank
     # cell, so (1 1) keeps at most one mark and every blank candidate falls; without it, x
