@@ -112,6 +112,16 @@ def holds(literal: Lit, model: set[int]) -> bool:
     return literal in model if literal > 0 else -literal not in model
 
 
+def holds_in(model: list[int], literal: Lit) -> bool:
+    """Whether a literal is true in a model as the solver gives it (a list of literals, the
+    variable v at v - 1; a variable past its end is false)."""
+    if isinstance(literal, bool):
+        return literal
+    variable = abs(literal)
+    true = variable <= len(model) and model[variable - 1] > 0
+    return true == (literal > 0)
+
+
 def conjuncts(literals: Iterable[Lit]) -> bool | tuple[int, ...]:
     """The variables of an AND with constants folded, sorted: or False (a False literal, or
     a literal and its negation), or True (nothing left)."""

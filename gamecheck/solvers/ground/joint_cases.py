@@ -59,7 +59,8 @@ def kept_balances(system: TransitionSystem, balances, state, budget: Budget) -> 
         for index in range(len(cases.joints)):
             budget.check()
             case = Folded(cases, index)
-            kept = [balance for balance in kept if not _breaks(case, balance)]
+            if case.require(case.legal()):  # else the joint action is never legal
+                kept = [balance for balance in kept if not _breaks(case, balance)]
             case.retire()
             if not kept:
                 break
@@ -447,10 +448,8 @@ def _holds(balance, values: Sequence[bool]) -> bool:
 
 def _breaks(case: Folded, balance) -> bool:
     """Whether some state the invariants allow, where the balance holds, steps by the
-    case's joint action (legal there) to a state where it does not: the count after the
+    case's joint action (required legal) to a state where it does not: the count after the
     step is the count before plus the changed fluents' change."""
-    if not case.require(case.legal()):
-        return False
     changed = [
         (literal, case.after_state(literal)) for literal in balance.counted if case.changes(literal)
     ]

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from gamecheck.budget import Budget
 from gamecheck.solvers.ground.joint_cases import Cases, Folded, split_cases
 from gamecheck.solvers.ground.transition import TransitionSystem
-from gamecheck.solvers.sat import Lit, negate
+from gamecheck.solvers.sat import Lit, holds_in, negate
 
 
 def houdini_by_cases(
@@ -76,16 +76,7 @@ def _broken(case: Folded, touched: list, assumed: list[Lit]) -> set:
             model = case.model(assumed)
             if model is None:
                 break
-            broken |= {c for c in touched if not _holds(model, after[c])}
+            broken |= {c for c in touched if not holds_in(model, after[c])}
     finally:
         case.retire()
     return broken
-
-
-def _holds(model: list[int], literal: Lit) -> bool:
-    """Whether a solver literal (or constant) holds in a model."""
-    if isinstance(literal, bool):
-        return literal
-    variable = abs(literal)
-    true = variable <= len(model) and model[variable - 1] > 0
-    return true == (literal > 0)
