@@ -47,6 +47,26 @@ def test_positive_cycles_reach_the_least_fixpoint():
     assert not game.is_terminal(start) and not game.is_terminal(after)
 
 
+def test_relations_nothing_uses_are_not_grounded():
+    # `pair` would hold 300 * 300 facts in every state, but no output depends on it: the
+    # game is one step (x) from go to done, done terminal and worth 100.
+    numbers = " ".join(f"(n {i})" for i in range(300))
+    sheet = GdlGame.from_text(
+        f"""(role a) (init go) {numbers}
+        (<= (pair ?x ?y) (true go) (n ?x) (n ?y))
+        (<= (legal a x) (true go))
+        (<= (next done) (does a x))
+        (<= terminal (true done))
+        (<= (goal a 100) (true done)) (<= (goal a 0) (true go))""",
+        "unused",
+    )
+    game = GroundGame(ground(sheet.rules, "unused", max_facts=10_000))
+    start = game.initial_state()
+    end = game.next(start, [game.legal(start, "a")[0]])
+    assert not game.is_terminal(start) and game.is_terminal(end)
+    assert game.goals(end) == (100,)
+
+
 def test_circuit_folds_constants_and_shares_gates():
     circuit = Circuit()
     a, b = circuit.input("a"), circuit.input("b")

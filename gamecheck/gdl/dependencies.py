@@ -71,6 +71,17 @@ class DependencyGraph:
         return self._reach[relation]
 
 
+def relevant_rules(normal_rules: Sequence[Rule], roots: Iterable[str]) -> list[Rule]:
+    """The rules of the `roots` and of every relation they depend on: the others cannot
+    change what the roots hold, and some sheets define relations that nothing uses, with
+    more facts than the whole game (2^20 instances of a helper no rule asks for)."""
+    graph = DependencyGraph(normal_rules)
+    kept = set(roots)
+    for root in list(kept):
+        kept |= graph.reaches(root)
+    return [rule for rule in normal_rules if rule.head.relation in kept]
+
+
 def strongly_connected_components(
     nodes: Iterable[Node], successors: Callable[[Node], Iterable[Node]]
 ) -> list[list[Node]]:

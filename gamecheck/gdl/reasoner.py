@@ -28,7 +28,7 @@ from gamecheck.budget import Budget
 from gamecheck.gdl.constant_asks import constant_places, guard_constant_asks
 from gamecheck.gdl.datalog import Model, Program, Relation, Statistics, TooLarge
 from gamecheck.gdl.demand import demand
-from gamecheck.gdl.dependencies import DependencyGraph
+from gamecheck.gdl.dependencies import DependencyGraph, relevant_rules
 from gamecheck.gdl.syntax import KEYWORDS, Atom, GdlError, Rule, normal_rules, unnegated
 from gamecheck.gdl.terms import Term, term_text
 
@@ -46,6 +46,7 @@ class Reasoner:
 
     def __init__(self, rules: Sequence[Rule], *, budget: Budget | None = None):
         normal = [piece for rule in rules for piece in normal_rules(rule)]
+        normal = relevant_rules(normal, KEYWORDS)
         normal = guard_constant_asks(normal, exempt=set(KEYWORDS))  # read in full by players
         self.roles = role_names(rules)
         self.program, self._phase_components = self._compiled(normal)

@@ -1,8 +1,9 @@
 """Ground a GDL rule sheet into a propositional transition system (solvers/ground/transition.py).
 
 `ground(rules)` runs a short pipeline:
-1. normalise the rules (`or` expanded) and split long bodies (gdl/split.py), so
-   that variables local to a part of a body are projected away before the join;
+1. normalise the rules (`or` expanded), drop those of relations that no output, `init`
+   or `role` depends on, and split long bodies (gdl/split.py), so that variables local to
+   a part of a body are projected away before the join;
 2. evaluate the static relations (those depending on neither `true` nor `does`) exactly;
 3. over-approximate what can ever hold: evaluate the rules without their dynamic negations,
    with every `init` and `next` fact taken as true and every `legal` action as done (the
@@ -36,7 +37,11 @@ from collections.abc import Sequence
 from gamecheck.budget import Budget
 from gamecheck.gdl.datalog import ESTIMATE_FACTOR, Model, Program, TooLarge
 from gamecheck.gdl.demand import demand
-from gamecheck.gdl.dependencies import DependencyGraph, strongly_connected_components
+from gamecheck.gdl.dependencies import (
+    DependencyGraph,
+    relevant_rules,
+    strongly_connected_components,
+)
 from gamecheck.gdl.split import split_rules, unfoldable, variable_eliminations
 from gamecheck.gdl.syntax import Atom, Distinct, Not, Rule, is_variable, normal_rules, unnegated
 from gamecheck.gdl.terms import Term, term_text
@@ -74,7 +79,8 @@ def ground(
     the budget ends first, TooLarge past `max_facts` facts (or as many rule instances) or
     `max_actions` actions, that is, where the ground game would not fit in memory."""
     budget = budget or Budget()
-    normal = split_rules(piece for rule in rules for piece in normal_rules(rule))
+    normal = [piece for rule in rules for piece in normal_rules(rule)]
+    normal = split_rules(relevant_rules(normal, (*OUTPUTS, "init", "role")))
     graph = DependencyGraph(normal)
     static = _static_relations(graph)
     static_program = Program(normal, [c for c in graph.components if c <= static])
