@@ -181,7 +181,11 @@ class _Watchdog:
     process holds more memory than `memory_watch` allows its budget."""
 
     def __init__(self) -> None:
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()
+        """Held while a guard is added or released and while stops are called, so that no
+        stop runs after its guard is released: a solver may be deleted right after, and
+        python-sat's interrupt then writes into freed memory. Reentrant: a signal handler
+        may stop all while the main thread holds it."""
         self.guards: dict[int, tuple[Budget, Callable[[], object]]] = {}
         self.next_id = 0
         self.read_end, self.write_end = os.pipe()
@@ -202,9 +206,8 @@ class _Watchdog:
 
     def stop_all(self) -> None:
         with self.lock:
-            stops = [stop for _, stop in self.guards.values()]
-        for stop in stops:
-            stop()
+            for _, stop in list(self.guards.values()):
+                stop()
 
     def look_at_memory(self) -> None:
         """End the watched budget if the process holds more memory than it allows."""
@@ -223,9 +226,9 @@ class _Watchdog:
                     listener.interrupt(number)
             self.look_at_memory()
             with self.lock:
-                due = [stop for budget, stop in self.guards.values() if budget.expired]
-            for stop in due:
-                stop()
+                for budget, stop in list(self.guards.values()):
+                    if budget.expired:
+                        stop()
 
 
 def physical_bytes() -> int:
