@@ -11,7 +11,8 @@ A solver call that blocks in C cannot look at the clock, so it names how to stop
 calls that at the deadline, or at once when a signal arrives (`on_signals` has Python write
 signal numbers to a pipe the watchdog reads, which works while the main thread is in C). The
 same thread looks at the process's resident memory (Linux: /proc/self/statm) where a budget
-limits it, and past the limit ends that budget like a deadline.
+limits it, and past the limit ends that budget like a deadline. A call that runs on long
+after it was stopped can only be ended with the process: `on_stuck_calls` says how.
 
 >>> budget = Budget(None)
 >>> budget.expired, budget.remaining()
@@ -34,6 +35,9 @@ from contextlib import contextmanager
 
 WATCH_INTERVAL = 0.05
 """Seconds between two looks of the watchdog at the deadlines of the calls it guards."""
+STUCK_SECONDS = 10.0
+"""A guarded call still running this long after the watchdog first stopped it, once the
+whole budget has ended, ignores its stop: the action of `on_stuck_calls` is then taken."""
 
 
 class OutOfBudget(Exception):
@@ -175,6 +179,19 @@ def on_signals(budget: Budget) -> Iterator[None]:
             signal.signal(number, handler)
 
 
+@contextmanager
+def on_stuck_calls(action: Callable[[], object]) -> Iterator[None]:
+    """While inside: `action` is called, from the watchdog thread, once a guarded call has
+    run on STUCK_SECONDS after it was stopped (a solver that does not look at its interrupt
+    flag); nothing in the process can end that call, so the command line then exits."""
+    watchdog = _watchdog()
+    watchdog.on_stuck = action
+    try:
+        yield
+    finally:
+        watchdog.on_stuck = None
+
+
 class _Watchdog:
     """One daemon thread: stops guarded calls at their deadline, or all of them when a
     signal number arrives on its wakeup pipe (open as long as the process runs) or the
@@ -187,6 +204,9 @@ class _Watchdog:
         python-sat's interrupt then writes into freed memory. Reentrant: a signal handler
         may stop all while the main thread holds it."""
         self.guards: dict[int, tuple[Budget, Callable[[], object]]] = {}
+        self.first_stopped: dict[int, float] = {}
+        """Per guard stopped at its deadline, when that first happened."""
+        self.on_stuck: Callable[[], object] | None = None
         self.next_id = 0
         self.read_end, self.write_end = os.pipe()
         os.set_blocking(self.write_end, False)
@@ -203,6 +223,7 @@ class _Watchdog:
     def release(self, guard: int) -> None:
         with self.lock:
             self.guards.pop(guard, None)
+            self.first_stopped.pop(guard, None)
 
     def stop_all(self) -> None:
         with self.lock:
@@ -225,10 +246,23 @@ class _Watchdog:
                 if number in (signal.SIGINT, signal.SIGTERM) and listener is not None:
                     listener.interrupt(number)
             self.look_at_memory()
-            with self.lock:
-                for budget, stop in list(self.guards.values()):
-                    if budget.expired:
-                        stop()
+            action = self.on_stuck
+            if self._stop_due() and action is not None:
+                action()
+
+    def _stop_due(self) -> bool:
+        """Stop every guarded call whose budget has ended; whether one of them has run on
+        STUCK_SECONDS since it was first stopped, and the whole command's budget has ended
+        too (a call stopped early may still end of itself before that)."""
+        stuck = False
+        with self.lock:
+            now = time.monotonic()
+            for guard, (budget, stop) in list(self.guards.items()):
+                if budget.expired:
+                    stop()
+                    since = now - self.first_stopped.setdefault(guard, now)
+                    stuck |= since > STUCK_SECONDS and budget.root.expired
+        return stuck
 
 
 def physical_bytes() -> int:

@@ -1,5 +1,6 @@
 """What the installed-command tests cannot provoke from outside: a failed cross-check (exit 3),
-a write that fails half-way, and what the command line imports to start."""
+a write that fails half-way, a solver that ignores its stop, and what the command line imports
+to start."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import errno
 import re
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -86,3 +88,27 @@ def test_light_commands_import_no_solver_or_table_library(argv):
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
     )
     assert process.stderr.splitlines()[-1] == "[]"
+
+
+def test_a_solver_that_ignores_its_stop_ends_the_run_soon_after_the_limit():
+    # every SAT call sleeps 60 s and cannot be stopped: verify ends at its 4 s limit, or
+    # 1 s after it first stopped the call, with one sentence and exit 4 (answers unknown)
+    script = (
+        "import sys, time\n"
+        "from pysat import solvers\n"
+        "import gamecheck.budget\n"
+        "solvers.Minisat22.solve_limited = lambda self, *a, **k: time.sleep(60)\n"
+        "solvers.Minisat22.interrupt = lambda self: None\n"
+        "gamecheck.budget.STUCK_SECONDS = 1.0\n"
+        "from gamecheck.cli import main\n"
+        "sys.exit(main(['verify', 'cubicup', '--time-limit', '4']))\n"
+    )
+    started = time.monotonic()
+    process = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert process.returncode == 4 and 3.5 < time.monotonic() - started < 20
+    assert process.stderr.splitlines()[-1] == (
+        "gamecheck: error: a solver call ran on 1 s past its time limit; "
+        "the run ends without its answers"
+    )

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from gamecheck import __version__
-from gamecheck.budget import Budget, on_signals
+from gamecheck.budget import STUCK_SECONDS, Budget, on_signals, on_stuck_calls
 from gamecheck.errors import CrossCheckFailure, GamecheckError
 
 OK, DEFECTIVE, BAD_INPUT, BUG, UNKNOWN = 0, 1, 2, 3, 4
@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         limit = getattr(args, "time_limit", None)
         work = None if limit is None else limit - min(FINISH_SECONDS, limit / 10)
         budget = Budget(work, start=started)
-        with on_signals(budget):
+        with on_signals(budget), on_stuck_calls(_end_stuck_run):
             code = args.run(args, budget)
         sys.stdout.flush()
         return INTERRUPTED.get(budget.interrupted, code)
@@ -146,6 +146,17 @@ def main(argv: list[str] | None = None) -> int:
         return BAD_INPUT
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def _end_stuck_run() -> None:
+    """End the process from the watchdog thread: a solver call ignores its stop."""
+    print(
+        f"gamecheck: error: a solver call ran on {STUCK_SECONDS:.0f} s past its time limit; "
+        "the run ends without its answers",
+        file=sys.stderr,
+        flush=True,
+    )
+    os._exit(UNKNOWN)
 
 
 def _raise_terminated(_number, _frame) -> None:
