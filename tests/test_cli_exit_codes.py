@@ -109,6 +109,6 @@ def test_a_solver_that_ignores_its_stop_ends_the_run_soon_after_the_limit():
     )
     assert process.returncode == 4 and 3.5 < time.monotonic() - started < 20
     assert process.stderr.splitlines()[-1] == (
-        "gamecheck: error: a solver call ran on 1 s past its time limit; "
+        "gamecheck: error: a solver call ran on 1 s after it was told to stop; "
         "the run ends without its answers"
     )

@@ -151,8 +151,8 @@ def main(argv: list[str] | None = None) -> int:
 def _end_stuck_run() -> None:
     """End the process from the watchdog thread: a solver call ignores its stop."""
     print(
-        f"gamecheck: error: a solver call ran on {STUCK_SECONDS:.0f} s past its time limit; "
-        "the run ends without its answers",
+        f"gamecheck: error: a solver call ran on {STUCK_SECONDS:.0f} s after it was told to "
+        "stop; the run ends without its answers",
         file=sys.stderr,
         flush=True,
     )
