@@ -4,6 +4,7 @@ proved holds in every state the GDL reasoner reaches, at the depth the reasoner 
 
 import itertools
 import re
+import time
 from pathlib import Path
 
 import numpy as np
@@ -295,6 +296,33 @@ def test_a_balance_is_proved_one_joint_action_at_a_time_only_where_the_count_fol
     assert joint_cases.kept_balances(system, [fails, holds], found.state, Budget()) == [holds]
     # in either order: the second balance asked of a joint action is asked as the first was
     assert joint_cases.kept_balances(system, [holds, fails], found.state, Budget()) == [holds]
+
+
+def _never_answered(solver, assumptions, budget):
+    """A SAT call that never ends before its budget does (a query too hard for the cases)."""
+    while True:
+        budget.check()
+        time.sleep(0.01)
+
+
+def test_a_balance_whose_case_query_does_not_end_is_left_to_the_whole_step(monkeypatch):
+    # By hand from captures.kif: each side's captures + the other side's stones = 3. With
+    # no case's query answered, the cases prove nothing, within a second a query, and leave
+    # the rest of their budget; find_invariants then proves both balances over the whole step.
+    monkeypatch.setattr(joint_cases, "solve_within", _never_answered)
+    game = GdlGame.from_file(SHEETS / "captures.kif")
+    system = ground(game.rules, "captures")
+    budget = Budget(30)
+    found = find_invariants(system, seed=3, budget=budget)
+    holds = _captures_and_stones(system, "black")
+    assert joint_cases.kept_balances(system, [holds], found.state, budget) == []
+    assert not budget.expired
+    described = {balance.description for balance in found.balances}
+    for side, other in (("black", "white"), ("white", "black")):
+        assert (
+            f"1 x (the number in (captures {side} _)) + 1 x (stone facts with {other} as "
+            "argument 1) is the same in every state"
+        ) in described
 
 
 def test_balances_proved_together_prove_one_no_step_keeps_alone():

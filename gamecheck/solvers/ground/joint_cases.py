@@ -23,7 +23,7 @@ from contextlib import contextmanager
 
 from pysat.solvers import Solver
 
-from gamecheck.budget import Budget
+from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.solvers.ground.circuit import TRUE, value
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import reaches
@@ -33,6 +33,10 @@ MAX_JOINTS = 20_000
 """Joint actions beyond which no case split is tried (a simultaneous game's product)."""
 MAX_MASK_BITS = 1 << 29
 """Nodes times joint actions beyond which no case split is tried (the masks' memory)."""
+QUERY_SECONDS = 1.0
+"""A balance whose query for some case takes longer is left to the whole step (checkers'
+take 65 ms at most; pacman's, a count of 40 pellets against a score, took all of the cases'
+share in one query, where the whole step proves it in a few seconds)."""
 MAX_CONE = 400
 """Conjuncts of a legality over more nodes are left out of the queries (mustjump's "no jump
 anywhere": a weaker assumption, and a step that moves no piece needs none of it)."""
@@ -60,7 +64,7 @@ def kept_balances(system: TransitionSystem, balances, state, budget: Budget) -> 
             budget.check()
             case = Folded(cases, index)
             if case.require(case.legal()):  # else the joint action is never legal
-                kept = [balance for balance in kept if not _breaks(case, balance)]
+                kept = [balance for balance in kept if _kept_in(case, balance, budget)]
             case.retire()
             if not kept:
                 break
@@ -409,13 +413,16 @@ class Folded:
         self.definitions += [[literal] for literal in literals if literal is not True]
         return True
 
-    def satisfiable(self) -> bool:
-        return self.model() is not None
+    def satisfiable(self, budget: Budget | None = None) -> bool:
+        return self.model(budget=budget) is not None
 
-    def model(self, assumptions: Sequence[Lit] = ()) -> list[int] | None:
+    def model(
+        self, assumptions: Sequence[Lit] = (), budget: Budget | None = None
+    ) -> list[int] | None:
         """A model of the query's clauses, the case's and the assumptions in the shared
-        solver (with the state invariants), or None. The query's clauses are dropped
-        after it (each under a switch of its own), the case's kept until `retire`."""
+        solver (with the state invariants), or None; OutOfBudget if `budget` (the cases'
+        by default) ends first. The query's clauses are dropped after it (each under a
+        switch of its own), the case's kept until `retire`."""
         solver = self.cases.solver
         if self._switch is None:
             self._switch = self.cases.fresh()
@@ -425,7 +432,8 @@ class Folded:
         self.definitions, self.clauses = [], []
         try:
             assumed = [self._switch, query, *assumptions]
-            return solver.get_model() if solve_within(solver, assumed, self.cases.budget) else None
+            answered = solve_within(solver, assumed, budget or self.cases.budget)
+            return solver.get_model() if answered else None
         finally:
             solver.add_clause([-query])
 
@@ -446,7 +454,17 @@ def _holds(balance, values: Sequence[bool]) -> bool:
     )
 
 
-def _breaks(case: Folded, balance) -> bool:
+def _kept_in(case: Folded, balance, budget: Budget) -> bool:
+    """Whether the case's joint action keeps the balance, asked within QUERY_SECONDS (False
+    if that runs out first)."""
+    try:
+        return not _breaks(case, balance, budget.part(QUERY_SECONDS))
+    except OutOfBudget:
+        budget.check()  # only the query's time ran out
+        return False
+
+
+def _breaks(case: Folded, balance, budget: Budget) -> bool:
     """Whether some state the invariants allow, where the balance holds, steps by the
     case's joint action (required legal) to a state where it does not: the count after the
     step is the count before plus the changed fluents' change."""
@@ -480,4 +498,4 @@ def _breaks(case: Folded, balance) -> bool:
             case.add([-wrong, reaches(rises, expected + 1), below])
         broken.append(wrong)
     case.add(broken)
-    return case.satisfiable()
+    return case.satisfiable(budget)
