@@ -120,7 +120,7 @@ def measure(sheet: Path, root: Path, time_limit: float, sat_solver: str | None =
         exit=verify["exit"],
         killed=verify["killed"],
         traceback="Traceback" in verify["stderr"],
-        message=_last_line(verify["stderr"]) if verify["exit"] == 2 else "",
+        message=_last_line(verify["stderr"]) if verify["exit"] else "",
     )
     if row["gdl_ii"]:
         row.update(questions=0, settled=0)

@@ -20,6 +20,7 @@ import importlib
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -151,12 +152,26 @@ def main(argv: list[str] | None = None) -> int:
 def _end_stuck_run() -> None:
     """End the process from the watchdog thread: a solver call ignores its stop."""
     print(
-        f"gamecheck: error: a solver call ran on {STUCK_SECONDS:.0f} s after it was told to "
-        "stop; the run ends without its answers",
+        f"gamecheck: error: a solver call ({_main_thread_calls()}) ran on "
+        f"{STUCK_SECONDS:.0f} s after it was told to stop; the run ends without its answers",
         file=sys.stderr,
         flush=True,
     )
     os._exit(UNKNOWN)
+
+
+def _main_thread_calls(most: int = 3) -> str:
+    """Where the main thread is in gamecheck: its innermost `most` calls, for a report."""
+    frame = sys._current_frames().get(threading.main_thread().ident)
+    package = os.path.dirname(os.path.dirname(__file__))
+    calls = []
+    while frame is not None and len(calls) < most:
+        path = frame.f_code.co_filename
+        if path.startswith(package):
+            place = os.path.relpath(path, os.path.dirname(package))
+            calls.append(f"{frame.f_code.co_name} at {place}:{frame.f_lineno}")
+        frame = frame.f_back
+    return ", called by ".join(calls) or "outside gamecheck"
 
 
 def _raise_terminated(_number, _frame) -> None:
