@@ -183,13 +183,14 @@ def on_signals(budget: Budget) -> Iterator[None]:
 def on_stuck_calls(action: Callable[[], object]) -> Iterator[None]:
     """While inside: `action` is called, from the watchdog thread, once a guarded call has
     run on STUCK_SECONDS after it was stopped (a solver that does not look at its interrupt
-    flag); nothing in the process can end that call, so the command line then exits."""
+    flag); nothing in the process can end that call, so the command line then exits. Inside
+    another such block, `action` is taken instead of the outer one's."""
     watchdog = _watchdog()
-    watchdog.on_stuck = action
+    previous, watchdog.on_stuck = watchdog.on_stuck, action
     try:
         yield
     finally:
-        watchdog.on_stuck = None
+        watchdog.on_stuck = previous
 
 
 class _Watchdog:

@@ -5,10 +5,12 @@ to start."""
 from __future__ import annotations
 
 import errno
+import json
 import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -90,6 +92,36 @@ def test_light_commands_import_no_solver_or_table_library(argv):
     assert process.stderr.splitlines()[-1] == "[]"
 
 
+def test_a_stuck_call_ends_verify_with_the_answers_settled_before_it():
+    # the outcomes question's call never stops: the four questions before it are answered
+    # (tic-tac-toe: longest 9, shortest 5 steps), printed as JSON, then exit 4
+    sheet = Path(__file__).parent / "data" / "gdl" / "tictactoe.kif"
+    script = (
+        "import sys, time\n"
+        "import gamecheck.budget\n"
+        "from gamecheck.analysis.verify import search\n"
+        "def stuck(self):\n"
+        "    with self.budget.stopping(lambda: None):\n"
+        "        time.sleep(60)\n"
+        "search.Verifier.outcomes = stuck\n"
+        "gamecheck.budget.STUCK_SECONDS = 1.0\n"
+        "from gamecheck.cli import main\n"
+        f"sys.exit(main(['verify', {str(sheet)!r}, '--json', '--no-exhaustive',"
+        " '--time-limit', '6']))\n"
+    )
+    started = time.monotonic()
+    process = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert process.returncode == 4 and time.monotonic() - started < 20
+    assert process.stderr.splitlines()[-1].endswith("the run ends with what it settled before")
+    result = json.loads(process.stdout)
+    assert (result["longest_game"]["status"], result["longest_game"]["value"]) == ("proved", 9)
+    assert (result["shortest_game"]["status"], result["shortest_game"]["value"]) == ("proved", 5)
+    assert result["playability"]["status"] == result["goal_definedness"]["status"] == "proved"
+    assert result["outcomes"]["status"] == "unknown"
+
+
 def test_a_solver_that_ignores_its_stop_ends_the_run_soon_after_the_limit():
     # every SAT call sleeps 60 s and cannot be stopped: verify ends at its 4 s limit, or
     # 1 s after it first stopped the call, with one sentence and exit 4 (answers unknown)
@@ -108,10 +140,13 @@ def test_a_solver_that_ignores_its_stop_ends_the_run_soon_after_the_limit():
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
     )
     assert process.returncode == 4 and 3.5 < time.monotonic() - started < 20
-    # the sentence names where the call was made, for a bug report
+    # the sentence names where the call was made, for a bug report; the answers (all
+    # unknown: the first call was in the invariants) are printed before it
     assert process.stderr.splitlines()[-1].startswith(
         "gamecheck: error: a solver call (solve_within at gamecheck/solvers/sat.py:"
     )
     assert process.stderr.splitlines()[-1].endswith(
-        "ran on 1 s after it was told to stop; the run ends without its answers"
+        "ran on 1 s after it was told to stop; the run ends with what it settled before"
     )
+    assert process.stdout.startswith("verify cubicup (3 roles")
+    assert "termination        unknown" in process.stdout

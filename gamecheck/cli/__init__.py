@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         limit = getattr(args, "time_limit", None)
         work = None if limit is None else limit - min(FINISH_SECONDS, limit / 10)
         budget = Budget(work, start=started)
-        with on_signals(budget), on_stuck_calls(_end_stuck_run):
+        with on_signals(budget), on_stuck_calls(end_stuck_run):
             code = args.run(args, budget)
         sys.stdout.flush()
         return INTERRUPTED.get(budget.interrupted, code)
@@ -149,11 +149,12 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _end_stuck_run() -> None:
-    """End the process from the watchdog thread: a solver call ignores its stop."""
+def end_stuck_run(answers: str = "without its answers") -> None:
+    """End the process from the watchdog thread: a solver call ignores its stop (`answers`:
+    what the command printed of its own before)."""
     print(
         f"gamecheck: error: a solver call ({_main_thread_calls()}) ran on "
-        f"{STUCK_SECONDS:.0f} s after it was told to stop; the run ends without its answers",
+        f"{STUCK_SECONDS:.0f} s after it was told to stop; the run ends {answers}",
         file=sys.stderr,
         flush=True,
     )

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import sys
 
-from gamecheck.budget import Budget
-from gamecheck.cli import status
+from gamecheck.budget import Budget, on_stuck_calls
+from gamecheck.cli import end_stuck_run, status
 from gamecheck.cli.options import add_json, add_time_limit, horizon, megabytes
 from gamecheck.errors import GamecheckError
 
@@ -69,9 +69,8 @@ def register(subparsers) -> None:
 
 
 def run(args, budget: Budget) -> int:
-    from gamecheck.analysis.loading import checking_games, load_game
-    from gamecheck.analysis.verify.pipeline import verify_game
-    from gamecheck.analysis.verify.text import verification_text
+    from gamecheck.analysis.loading import load_game
+    from gamecheck.analysis.verify.pipeline import Snapshot, verify_game
     from gamecheck.files import write_atomically
     from gamecheck.solvers.sat import check_sat_solver
 
@@ -86,17 +85,28 @@ def run(args, budget: Budget) -> int:
         print(f"[{budget.seconds:7.1f}s] {stage}", file=sys.stderr, flush=True)
 
     game = load_game(args.game)  # loaded once: the text below replays witnesses on it
-    result = verify_game(
-        game,
-        backend=args.backend,
-        horizon=args.horizon,
-        budget=budget,
-        sat_solver=args.sat_solver,
-        invariants=not args.no_invariants,
-        exhaustive=not args.no_exhaustive,
-        export=bool(args.dimacs or args.cpsat_export),
-        progress=progress,
-    )
+    snapshot = Snapshot()
+
+    def end_with_what_is_settled() -> None:  # the main thread is stuck in a solver call
+        settled = snapshot.take and snapshot.take("a solver call did not stop in time")
+        if settled is not None:
+            show(settled, args, game)
+            sys.stdout.flush()
+        end_stuck_run("without its answers" if settled is None else "with what it settled before")
+
+    with on_stuck_calls(end_with_what_is_settled):
+        result = verify_game(
+            game,
+            backend=args.backend,
+            horizon=args.horizon,
+            budget=budget,
+            sat_solver=args.sat_solver,
+            invariants=not args.no_invariants,
+            exhaustive=not args.no_exhaustive,
+            export=bool(args.dimacs or args.cpsat_export),
+            progress=progress,
+            snapshot=snapshot,
+        )
     files = {
         args.dimacs: result.exports.get("icnf"),
         args.cpsat_export: result.exports.get("cpsat model"),
@@ -105,8 +115,16 @@ def run(args, budget: Budget) -> int:
     for path, text in files.items():
         if path and text is not None:
             write_atomically(path, lambda file, text=text: file.write(text))
+    show(result, args, game)
+    return status(defective=bool(result.defects), unknown=bool(result.unknown))
+
+
+def show(result, args, game) -> None:
+    """Print the verification as text, or as JSON with --json."""
+    from gamecheck.analysis.loading import checking_games
+    from gamecheck.analysis.verify.text import verification_text
+
     if args.json:
         print(json.dumps(result.to_json()))
     else:
         print(verification_text(result, checking_games(game)[0]))
-    return status(defective=bool(result.defects), unknown=bool(result.unknown))

@@ -10,6 +10,7 @@ the budget; if the budget ends before the questions, every answer is unknown.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from gamecheck.analysis.loading import Subject, load_game, load_rule_sheet
 from gamecheck.analysis.verify.exhaustive import ExhaustiveVerifier
@@ -51,16 +52,20 @@ def verify_game(
     exhaustive: bool = True,
     export: bool = False,
     progress: Callable[[str], None] = lambda _: None,
+    snapshot: Snapshot | None = None,
 ) -> Verification:
     """Every answer of `gamecheck verify` for a game (a Game, a built-in game's name, a rule
     sheet's path or its text), within `time_limit` seconds (or the given budget). Without
     `exhaustive`, the solver answers even where every reachable state could be listed. With
-    `export`, the result holds the solver input of every query (`Verification.exports`)."""
+    `export`, the result holds the solver input of every query (`Verification.exports`).
+    A `snapshot`, if given, can tell at any time what is settled so far."""
     budget = budget or Budget(time_limit)
+    snapshot = snapshot or Snapshot()
     progress("loading")
     game = load_game(subject)
     sheet = load_rule_sheet(game)
     checkers = [sheet] if game is sheet else [game, sheet]
+    snapshot.take = partial(_unanswered, sheet.name, sheet.roles, backend, horizon, budget)
     try:
         sheet.prepare(budget)
     except (OutOfBudget, TooLarge) as stop:
@@ -108,18 +113,32 @@ def verify_game(
         verifier = Verifier(unrolling, checkers, states=states, **settings)
     else:
         verifier = ExhaustiveVerifier(graph, unrolling, checkers, **settings)
-    result = verifier.run()
-    result.seconds = budget.seconds
-    result.system_size = system.size() | {
-        "ground_atoms": system.statistics.get("ground_atoms", 0),
-        "ground_seconds": round(grounding, 3),
-    }
-    if graph is not None:
-        result.system_size["reachable_states"] = graph.count
-    result.invariant_statistics = found.statistics
+
+    def sized(result: Verification) -> Verification:
+        result.seconds = budget.seconds
+        result.system_size = system.size() | {
+            "ground_atoms": system.statistics.get("ground_atoms", 0),
+            "ground_seconds": round(grounding, 3),
+        }
+        if graph is not None:
+            result.system_size["reachable_states"] = graph.count
+        result.invariant_statistics = found.statistics
+        return result
+
+    snapshot.take = lambda reason: sized(verifier.settled(reason))
+    result = sized(verifier.run())
     if export:
         result.exports = _exports(unrolling, sheet.name)
     return result
+
+
+class Snapshot:
+    """What a verification has settled so far, for a command that must end before it does:
+    `verify_game` keeps `take` current; `take(reason)` is the verification with the
+    questions not yet answered unknown for `reason`."""
+
+    def __init__(self) -> None:
+        self.take: Callable[[str], Verification] | None = None
 
 
 def _state_graph(system, playouts, budget: Budget) -> StateGraph | None:

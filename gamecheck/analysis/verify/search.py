@@ -114,6 +114,8 @@ class Verifier:
         self.longest_line: Line | None = None
         """The longest line of play replayed so far (any question's): every state on it
         before its last is non-terminal."""
+        self.answers: dict[str, Answer | Outcomes] = {}
+        """The answers given so far, by question (a role's name: its earliest win)."""
         self._replayed_lines: dict[Line, None] = {}
         """Every line of play replayed so far (any question's), in order."""
         self._outcome_lines = 0
@@ -170,7 +172,7 @@ class Verifier:
         }
         for index, role in enumerate(roles):
             questions[role] = lambda index=index: self.earliest_win(index)
-        answers: dict[str, Answer | Outcomes] = {}
+        answers = self.answers
         questions[TEAMS] = lambda: self.teams(answers["outcomes"])
         for number, (name, ask) in enumerate(questions.items()):
             share = 1 / (len(questions) - number)
@@ -178,25 +180,31 @@ class Verifier:
         unknown = [name for name in questions if answers[name].status == UNKNOWN]
         while unknown and not self.whole_budget.expired:
             unknown = self._again(unknown, questions, answers)
-        teams = answers.pop(TEAMS)
-        termination = self._termination(answers["longest_game"])
+        return self.settled()
+
+    def settled(self, reason: str = "not asked") -> Verification:
+        """The answers given so far, the questions not yet answered unknown for `reason`:
+        at the end of `run`, every answer; before, what a run that cannot finish reports."""
+        unknown = Answer(UNKNOWN, detail=reason)
+        answers = self.answers
+        longest = answers.get("longest_game", unknown)
         return Verification(
             game=self.system.name,
-            roles=roles,
+            roles=self.system.roles,
             backend=self.method,
             horizon=self.horizon,
             complete=self._complete(),
-            longest_game=answers.pop("longest_game"),
-            shortest_game=answers.pop("shortest_game"),
-            playability=answers.pop("playability"),
-            goal_definedness=answers.pop("goal_definedness"),
-            outcomes=answers.pop("outcomes"),
-            earliest_win=answers,
+            longest_game=longest,
+            shortest_game=answers.get("shortest_game", unknown),
+            playability=answers.get("playability", unknown),
+            goal_definedness=answers.get("goal_definedness", unknown),
+            outcomes=answers.get("outcomes", Outcomes((), (), False)),
+            earliest_win={role: answers.get(role, unknown) for role in self.system.roles},
             seconds=self.whole_budget.seconds,
             encoding=self.unrolling.size(),
             interrupted=self.whole_budget.interrupted is not None,
-            teams=teams,
-            termination=termination,
+            teams=answers.get(TEAMS, unknown),
+            termination=self._termination(longest),
             last_states=self.last_states,
         )
 
