@@ -150,8 +150,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def end_stuck_run(answers: str = "without its answers") -> None:
-    """End the process from the watchdog thread: a solver call ignores its stop (`answers`:
-    what the command printed of its own before)."""
+    """End the process from the watchdog thread: a solver call ignores its stop. `answers`
+    ends the sentence: what the command printed of its answers before."""
     print(
         f"gamecheck: error: a solver call ({_main_thread_calls()}) ran on "
         f"{STUCK_SECONDS:.0f} s after it was told to stop; the run ends {answers}",

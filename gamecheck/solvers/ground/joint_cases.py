@@ -432,8 +432,8 @@ class Folded:
         self.definitions, self.clauses = [], []
         try:
             assumed = [self._switch, query, *assumptions]
-            answered = solve_within(solver, assumed, budget or self.cases.budget)
-            return solver.get_model() if answered else None
+            satisfiable = solve_within(solver, assumed, budget or self.cases.budget)
+            return solver.get_model() if satisfiable else None
         finally:
             solver.add_clause([-query])
 
