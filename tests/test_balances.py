@@ -420,6 +420,44 @@ def test_a_counter_broken_by_the_first_step_alone_is_not_proved():
         assert after_the_first is False  # the step after any step is fine; the first is not
 
 
+def test_the_counter_bounding_the_depth_tightest_is_tried_first_with_more_time():
+    # Three counters over 1, 2 and 3 literals of weight 1 from 0: by hand they allow a
+    # state 1, 2 and 3 steps deep at most. None is proved, so each is tried in turn.
+    counters = [
+        invariants.Counter(
+            features=((1, tuple(range(n))),), start=0, steps=(), description=f"{n} literals"
+        )
+        for n in (3, 1, 2)
+    ]
+    tried = []
+
+    def prove(counter, budget):
+        tried.append((counter.description, budget.remaining()))
+        return False
+
+    assert invariants._proved_tightest_first(prove, counters, Budget(100)) == []
+    assert [description for description, _ in tried] == ["1 literals", "2 literals", "3 literals"]
+    seconds = [left for _, left in tried]
+    assert 49 < seconds[0] <= 50  # half of the 100 s, where each other one has a quarter
+    assert 24 < seconds[1] <= 25 and 24 < seconds[2] <= 25
+
+
+def test_one_counter_proved_of_several_ends_the_tries_where_one_is_wanted():
+    counters = [
+        invariants.Counter(features=((1, (n,)),), start=0, steps=(), description=str(n))
+        for n in (1, 2, 3)
+    ]
+    tried = []
+
+    def prove(counter, budget):
+        tried.append(counter.description)
+        return counter.description != "1"  # the tightest fails, the next holds
+
+    proved = invariants._proved_tightest_first(prove, counters, Budget(), most=1)
+    assert [counter.description for counter in proved] == ["2"]
+    assert tried == ["1", "2"]
+
+
 def test_a_balance_is_written_per_number_of_its_register_while_that_stays_small(monkeypatch):
     # A register of numbers 0 and 1 (literals 5, 6) + pieces (7, 8) = 1: by hand, with 0 the
     # pieces count 1; with 1 they count 0.

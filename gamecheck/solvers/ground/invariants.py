@@ -145,6 +145,10 @@ COUNTER_SHARE = 0.25
 """The share of the time left that proving one counter candidate may take (amazons' two
 false ones took 11-12 s each, and the ranking, which would have ended it in 3 s, had none
 left)."""
+TIGHTEST_COUNTER_SHARE = 0.5
+"""The share that the candidate bounding the depth tightest may take: amazons_8x8's, which
+bounds every game by 112 steps where the next allows 124, took 4.5-6.2 s of the 5.2 s that
+COUNTER_SHARE gave it, and, when it ran out, its longest game and earliest wins were unknown."""
 EARLY_RANKING_SHARE = 0.5
 """The share of the time left after the state invariants and clocks that a first search for a
 ranking by monotone fluents or places may take (amazons_8x8's takes 3 s, and without it
@@ -411,8 +415,8 @@ def find_invariants(
             counted = changes and changes.dropping(len(registers))
             singles, pairs = _counter_candidates(counted, features, budget)
             proves = partial(prover.counts_steps, state=state)
-            counts = _proved(proves, singles, COUNTER_SHARE, budget, most=1)
-            counts += _proved(proves, pairs, COUNTER_SHARE, budget)
+            counts = _proved_tightest_first(proves, singles, budget, most=1)
+            counts += _proved_tightest_first(proves, pairs, budget)
             counters += counts
             # a clock tells the depth, but not how far a count can have moved
             limit_candidates = _limit_candidates(counted, features) if not counts else []
@@ -468,6 +472,16 @@ def _proved(prove, candidates: list, share: float, budget: Budget, *, most=None)
         except OutOfBudget:
             budget.check()  # only the candidate's share ran out
     return proved
+
+
+def _proved_tightest_first(prove, counters: list[Counter], budget: Budget, *, most=None):
+    """The counters that `prove` proves (`_proved`), tried by the depth they bound, the
+    tightest first and within TIGHTEST_COUNTER_SHARE of the time left, each of the others
+    within COUNTER_SHARE."""
+    counters = sorted(counters, key=lambda counter: counter.most_steps)
+    proved = _proved(prove, counters[:1], TIGHTEST_COUNTER_SHARE, budget)
+    rest = None if most is None else most - len(proved)
+    return proved + _proved(prove, counters[1:], COUNTER_SHARE, budget, most=rest)
 
 
 def _early_ranking(system, unrolling, playouts, state, places, budget: Budget) -> Ranking | None:
