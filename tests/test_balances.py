@@ -443,9 +443,10 @@ def test_the_counter_bounding_the_depth_tightest_is_tried_first_with_more_time()
 
 
 def test_one_counter_proved_of_several_ends_the_tries_where_one_is_wanted():
+    # By hand: over 3, 1 and 2 literals from 0 they bound the depth by 3, 1 and 2 steps
     counters = [
-        invariants.Counter(features=((1, (n,)),), start=0, steps=(), description=str(n))
-        for n in (1, 2, 3)
+        invariants.Counter(features=((1, tuple(range(n))),), start=0, steps=(), description=str(n))
+        for n in (3, 1, 2)
     ]
     tried = []
 
