@@ -8,10 +8,11 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 from pysat.solvers import Solver
 
 from gamecheck.analysis.verify.pipeline import verify_game
-from gamecheck.budget import Budget
+from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.gdl.terms import term_text
 from gamecheck.models.sheet import GdlGame
 from gamecheck.solvers.ground import action_cases, invariants, joint_cases
@@ -298,18 +299,33 @@ def test_a_balance_is_proved_one_joint_action_at_a_time_only_where_the_count_fol
     assert joint_cases.kept_balances(system, [holds, fails], found.state, Budget()) == [holds]
 
 
-def _never_answered(solver, assumptions, budget):
-    """A SAT call that never ends before its budget does (a query too hard for the cases)."""
+def _never_answered(case, assumptions=(), budget=None):
+    """A case's query that never ends before its budget does (too hard for the cases)."""
+    budget = budget or case.cases.budget
     while True:
         budget.check()
         time.sleep(0.01)
+
+
+def test_the_joint_actions_stop_with_their_budget_where_a_turn_query_does_not_end(monkeypatch):
+    # captures.kif's turns: which roles' turn fluents some allowed state has together is a
+    # SAT query; one that never answers must end with the budget, not hold the run past it.
+    def never_answered(solver, assumptions, budget):
+        while True:
+            budget.check()
+            time.sleep(0.01)
+
+    monkeypatch.setattr(joint_cases, "solve_within", never_answered)
+    system = ground(GdlGame.from_file(SHEETS / "captures.kif").rules, "captures")
+    with Solver(name="minisat22") as solver, pytest.raises(OutOfBudget):
+        joint_cases.joint_actions(system, solver, Budget(0.2))
 
 
 def test_a_balance_whose_case_query_does_not_end_is_left_to_the_whole_step(monkeypatch):
     # By hand from captures.kif: each side's captures + the other side's stones = 3. With
     # no case's query answered, the cases prove nothing, within a second a query, and leave
     # the rest of their budget; find_invariants then proves both balances over the whole step.
-    monkeypatch.setattr(joint_cases, "solve_within", _never_answered)
+    monkeypatch.setattr(joint_cases.Folded, "model", _never_answered)
     game = GdlGame.from_file(SHEETS / "captures.kif")
     system = ground(game.rules, "captures")
     budget = Budget(30)

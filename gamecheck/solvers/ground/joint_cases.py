@@ -90,7 +90,7 @@ def joint_actions(
     """Every joint action some state the state invariants (in `solver`) allow may take
     (each role's action legal there), grouped by the turn fluents each role's legality
     reads: the combinations of groups whose turns no such state has together are left out.
-    None if there are more than MAX_JOINTS."""
+    None if there are more than MAX_JOINTS; OutOfBudget if the budget ends first."""
     turns = _turn_fluents(system)
     groups = []
     for literals in system.legal:
@@ -103,9 +103,8 @@ def joint_actions(
         return None
     joints: list[tuple[int, ...]] = []
     for combination in itertools.product(*groups):
-        budget.check()
         guards = [literal for guard, _ in combination for literal in guard]
-        if solver.solve(assumptions=guards):
+        if solve_within(solver, guards, budget):
             joints += itertools.product(*(actions for _, actions in combination))
             if len(joints) > MAX_JOINTS:
                 return None
