@@ -299,23 +299,22 @@ def test_a_balance_is_proved_one_joint_action_at_a_time_only_where_the_count_fol
     assert joint_cases.kept_balances(system, [holds, fails], found.state, Budget()) == [holds]
 
 
-def _never_answered(case, assumptions=(), budget=None):
-    """A case's query that never ends before its budget does (too hard for the cases)."""
-    budget = budget or case.cases.budget
+def _stalled(budget: Budget):
+    """A solver call that never answers: it waits until the budget ends."""
     while True:
         budget.check()
         time.sleep(0.01)
 
 
+def _never_answered(case, assumptions=(), budget=None):
+    """A case's query that never ends before its budget does (too hard for the cases)."""
+    _stalled(budget or case.cases.budget)
+
+
 def test_the_joint_actions_stop_with_their_budget_where_a_turn_query_does_not_end(monkeypatch):
     # captures.kif's turns: which roles' turn fluents some allowed state has together is a
     # SAT query; one that never answers must end with the budget, not hold the run past it.
-    def never_answered(solver, assumptions, budget):
-        while True:
-            budget.check()
-            time.sleep(0.01)
-
-    monkeypatch.setattr(joint_cases, "solve_within", never_answered)
+    monkeypatch.setattr(joint_cases, "solve_within", lambda _, guards, budget: _stalled(budget))
     system = ground(GdlGame.from_file(SHEETS / "captures.kif").rules, "captures")
     with Solver(name="minisat22") as solver, pytest.raises(OutOfBudget):
         joint_cases.joint_actions(system, solver, Budget(0.2))
