@@ -15,7 +15,13 @@ from gamecheck.analysis.verify.pipeline import verify_game
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.gdl.terms import term_text
 from gamecheck.models.sheet import GdlGame
-from gamecheck.solvers.ground import action_cases, invariants, joint_cases
+from gamecheck.solvers.ground import (
+    action_cases,
+    invariant_kinds,
+    invariants,
+    joint_cases,
+    state_candidates,
+)
 from gamecheck.solvers.ground.balances import (
     balance_combinations,
     longer_balances,
@@ -23,8 +29,12 @@ from gamecheck.solvers.ground.balances import (
 )
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.grounder import ground
+from gamecheck.solvers.ground.induction import Induction
+from gamecheck.solvers.ground.invariant_kinds import Counter, Limit
 from gamecheck.solvers.ground.invariants import Invariants, find_invariants
+from gamecheck.solvers.ground.state_candidates import numbers_of
 from gamecheck.solvers.ground.unroll import make_unrolling, reaches
+from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
 from gamecheck.solvers.sat import holds
 from tests.game_checks import reachable_layers
 
@@ -207,7 +217,7 @@ def test_a_capture_count_balances_the_other_pile_and_is_always_there(monkeypatch
         assert sum(w for w, lit in terms if value(values, lit)) == total
     assert sorted(total for _, _, total in balance.sums) == [0, 1, 2, 3]
     # Without the count, no invariant keeps a capture count there.
-    monkeypatch.setattr(invariants, "_registers", lambda *args: [])
+    monkeypatch.setattr(invariants, "register_features", lambda *args: [])
     without = {invariant.description for invariant in find_invariants(system, seed=3).state}
     assert "some (captures white _)" not in without
 
@@ -248,12 +258,12 @@ def test_a_balance_whose_sum_would_take_a_big_encoding_is_not_tried(monkeypatch)
     assert capture_balances() == []
 
 
-def _captures_and_stones(system, pile: str) -> invariants.Counter:
+def _captures_and_stones(system, pile: str) -> Counter:
     """White's captures (c0..c3, weighing 0..3) + the pile's stones = 3 (captures.kif)."""
     node = {term_text(f): n for f, n in zip(system.fluents, system.fluent_nodes, strict=True)}
     numbers = [node[f"(captures white c{n})"] for n in range(4)]
     stones = tuple(node[f"(stone {pile} {s})"] for s in (1, 2, 3))
-    return invariants.Counter(
+    return Counter(
         features=(*((n, (lit,)) for n, lit in enumerate(numbers)), (1, stones)),
         start=3,
         steps=(),
@@ -274,8 +284,8 @@ def test_a_register_pinning_a_count_is_proved_only_where_the_count_follows_it():
     holds, fails = _captures_and_stones(system, "black"), _captures_and_stones(system, "white")
     numbers = [literal for _, (literal,) in holds.features[:4]]
     assert holds.pinned == [(numbers[0], 3), (numbers[1], 2), (numbers[2], 1), (numbers[3], 0)]
-    with invariants.CnfUnrolling(system, free_start=True) as unrolling:
-        prover = invariants._Induction(system, unrolling)
+    with CnfUnrolling(system, free_start=True) as unrolling:
+        prover = Induction(system, unrolling)
         assert prover.keeps_balance(holds, found.state, Budget()) is True
         assert prover.keeps_balance(fails, found.state, Budget()) is False
 
@@ -360,7 +370,7 @@ def test_balances_proved_together_prove_one_no_step_keeps_alone():
     def captures_and_stones(roles: tuple[str, ...], piles: tuple[str, ...]):
         numbers = [(n, (node[f"(captures {r} c{n})"],)) for r in roles for n in range(4)]
         stones = [(1, tuple(node[f"(stone {p} {s})"] for s in (1, 2, 3))) for p in piles]
-        return invariants.Counter(
+        return Counter(
             features=(*numbers, *stones),
             start=3 * len(roles),
             steps=(),
@@ -373,8 +383,8 @@ def test_balances_proved_together_prove_one_no_step_keeps_alone():
     white = captures_and_stones(("white",), ("black",))
     black = captures_and_stones(("black",), ("white",))
     six = captures_and_stones(("white", "black"), ("black", "white"))
-    with invariants.CnfUnrolling(system, free_start=True) as unrolling:
-        prover = invariants._Induction(system, unrolling)
+    with CnfUnrolling(system, free_start=True) as unrolling:
+        prover = Induction(system, unrolling)
         assert prover.keeps_balance(six, state, Budget()) is False
         assert prover.balances_kept_together([six], state, Budget()) == []
         together = prover.balances_kept_together([white, six, black], state, Budget())
@@ -385,7 +395,7 @@ def test_balances_proved_together_prove_one_no_step_keeps_alone():
 
 def test_counts_in_unary_hold_exactly_where_that_many_literals_do():
     system = ground(GdlGame.from_file(SHEETS / "captures.kif").rules, "captures")
-    with invariants.CnfUnrolling(system) as unrolling:
+    with CnfUnrolling(system) as unrolling:
         xs = [unrolling.new_variable() for _ in range(5)]
         counted = unrolling.count([xs[0], True, *xs[1:3], False])  # True counts one
         summed = unrolling.merge(unrolling.count(xs[:2]), unrolling.count(xs[2:]))
@@ -399,11 +409,11 @@ def test_counts_in_unary_hold_exactly_where_that_many_literals_do():
 
 
 def test_numbers_written_with_a_shared_prefix():
-    assert invariants._numbers(["c0", "c12", "c3"]) == (0, 12, 3)
-    assert invariants._numbers(["0", "7"]) == (0, 7)
-    assert invariants._numbers(["c1", "d2"]) is None
-    assert invariants._numbers(["c1", "c"]) is None
-    assert invariants._numbers([("f", "1"), "2"]) is None
+    assert numbers_of(["c0", "c12", "c3"]) == (0, 12, 3)
+    assert numbers_of(["0", "7"]) == (0, 7)
+    assert numbers_of(["c1", "d2"]) is None
+    assert numbers_of(["c1", "c"]) is None
+    assert numbers_of([("f", "1"), "2"]) is None
 
 
 def first_step_tokens():
@@ -423,11 +433,9 @@ def test_a_counter_broken_by_the_first_step_alone_is_not_proved():
     # later step places one. "tokens grow by one every step" holds for every step that
     # has a step before it, so only the base case of the induction refutes it.
     system, tokens = first_step_tokens()
-    one_more = invariants.Counter(
-        features=((1, tokens),), start=0, steps=(((1, 0),),), description="tokens"
-    )
-    with invariants.CnfUnrolling(system, free_start=True) as unrolling:
-        prover = invariants._Induction(system, unrolling)
+    one_more = Counter(features=((1, tokens),), start=0, steps=(((1, 0),),), description="tokens")
+    with CnfUnrolling(system, free_start=True) as unrolling:
+        prover = Induction(system, unrolling)
         assert prover.counts_steps(one_more, [], Budget()) is False
         after_the_first = prover._k_induction(
             lambda t: prover._unsampled(one_more, t), [], Budget(), 1
@@ -439,9 +447,7 @@ def test_the_counter_bounding_the_depth_tightest_is_tried_first_with_more_time()
     # Three counters over 1, 2 and 3 literals of weight 1 from 0: by hand they allow a
     # state 1, 2 and 3 steps deep at most. None is proved, so each is tried in turn.
     counters = [
-        invariants.Counter(
-            features=((1, tuple(range(n))),), start=0, steps=(), description=f"{n} literals"
-        )
+        Counter(features=((1, tuple(range(n))),), start=0, steps=(), description=f"{n} literals")
         for n in (3, 1, 2)
     ]
     tried = []
@@ -460,7 +466,7 @@ def test_the_counter_bounding_the_depth_tightest_is_tried_first_with_more_time()
 def test_one_counter_proved_of_several_ends_the_tries_where_one_is_wanted():
     # By hand: over 3, 1 and 2 literals from 0 they bound the depth by 3, 1 and 2 steps
     counters = [
-        invariants.Counter(features=((1, tuple(range(n))),), start=0, steps=(), description=str(n))
+        Counter(features=((1, tuple(range(n))),), start=0, steps=(), description=str(n))
         for n in (3, 1, 2)
     ]
     tried = []
@@ -477,7 +483,7 @@ def test_one_counter_proved_of_several_ends_the_tries_where_one_is_wanted():
 def test_a_balance_is_written_per_number_of_its_register_while_that_stays_small(monkeypatch):
     # A register of numbers 0 and 1 (literals 5, 6) + pieces (7, 8) = 1: by hand, with 0 the
     # pieces count 1; with 1 they count 0.
-    balance = invariants.Counter(
+    balance = Counter(
         features=((0, (5,)), (1, (6,)), (1, (7,)), (1, (8,))),
         start=1,
         steps=(),
@@ -487,7 +493,7 @@ def test_a_balance_is_written_per_number_of_its_register_while_that_stays_small(
     )
     pieces = [(1, 7), (1, 8)]
     assert balance.sums == [(5, pieces, 1), (6, pieces, 0)]
-    monkeypatch.setattr(invariants, "SPLIT_TERMS", 3)  # 2 numbers x 2 pieces is more
+    monkeypatch.setattr(invariant_kinds, "SPLIT_TERMS", 3)  # 2 numbers x 2 pieces is more
     assert balance.sums == [(None, [(0, 5), (1, 6), *pieces], 1)]
 
 
@@ -527,11 +533,11 @@ def test_a_limit_broken_by_the_first_step_alone_is_not_proved():
     # first_step.kif: the first step places two tokens, every later step one, so "at most
     # one more token a step" fails only on the first step: the base case refutes it
     system, tokens = first_step_tokens()
-    one_more = invariants.Limit(tokens, start=0, sign=1, description="tokens")
-    with invariants.CnfUnrolling(system, free_start=True) as unrolling:
-        prover = invariants._Induction(system, unrolling)
+    one_more = Limit(tokens, start=0, sign=1, description="tokens")
+    with CnfUnrolling(system, free_start=True) as unrolling:
+        prover = Induction(system, unrolling)
         assert prover.keeps_limit(one_more, [], Budget()) is False
-        fewer = invariants.Limit(tokens, start=0, sign=-1, description="tokens never rise")
+        fewer = Limit(tokens, start=0, sign=-1, description="tokens never rise")
         assert prover.keeps_limit(fewer, [], Budget()) is False
 
 
@@ -569,7 +575,7 @@ def test_a_mark_that_needs_its_lines_lets_the_score_balance_the_marks(monkeypatc
     # x's score + o's score (each 0, 1, 2) - the boxes marked never changes (a box is never
     # marked twice, so no score passes 2, and each always has a value). The clauses among
     # the fluents of small relations would find it too: left out here, as on a full board.
-    monkeypatch.setattr(invariants, "SMALL_RELATION", 3)
+    monkeypatch.setattr(state_candidates, "SMALL_RELATION", 3)
     game = GdlGame.from_file(SHEETS / "two_boxes.kif")
     system = ground(game.rules, "two_boxes")
     found = find_invariants(system, seed=0)
@@ -587,7 +593,7 @@ def test_a_mark_that_needs_its_lines_lets_the_score_balance_the_marks(monkeypatc
     for _, values in _reached_values(game, system):
         assert all(value(values, invariant.literal) for invariant in found.state)
     # Without the clauses between relations, the score is not balanced.
-    monkeypatch.setattr(invariants, "_links", lambda *args: [])
+    monkeypatch.setattr(invariants, "link_candidates", lambda *args: [])
     without = find_invariants(system, seed=0)
     assert not [b for b in without.balances if "(score x _)" in b.description]
     assert "some (score x _)" not in {invariant.description for invariant in without.state}

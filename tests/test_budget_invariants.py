@@ -14,7 +14,7 @@ from gamecheck import budget as budget_module
 from gamecheck.analysis import replay
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.models.sheet import GdlGame
-from gamecheck.solvers.ground import invariants, sampling
+from gamecheck.solvers.ground import invariants, sampling, state_candidates
 from gamecheck.solvers.ground.circuit import Circuit, value
 from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.sampling import random_playouts
@@ -53,13 +53,13 @@ def clauses_by_counting(rows, signs_a, signs_b, samples: int) -> set[tuple[int, 
                         continue
                     fa, fb = false_when[a, sign_a], false_when[b, sign_b]
                     expected = len(fa) * len(fb) / samples
-                    if not fa & fb and expected >= invariants.MIN_EXPECTED:
+                    if not fa & fb and expected >= state_candidates.MIN_EXPECTED:
                         found.add((a, sign_a, b, sign_b))
     return found
 
 
 def test_candidate_clauses_in_blocks_match_a_pair_by_pair_count(monkeypatch):
-    monkeypatch.setattr(invariants, "PAIR_BLOCK", 16)  # several blocks of 70 atoms
+    monkeypatch.setattr(state_candidates, "PAIR_BLOCK", 16)  # several blocks of 70 atoms
     atoms, samples = 70, 48
     rows = correlated_rows(atoms, samples, seed=3)
     circuit = Circuit()
@@ -69,7 +69,7 @@ def test_candidate_clauses_in_blocks_match_a_pair_by_pair_count(monkeypatch):
         values[node] = row
     labelled = [(node, str(i)) for i, node in enumerate(nodes)]
     for signs in [((True, False), (True, False)), ((False,), (True,)), ((False,), (False,))]:
-        found = invariants._binary_clauses(circuit, labelled, values, Budget(), *signs)
+        found = state_candidates.binary_clauses(circuit, labelled, values, Budget(), *signs)
         texts = {clause.description for clause in found}
         expected = clauses_by_counting(rows, *signs, samples)
         assert expected, "the rows should imply some clauses"
@@ -199,14 +199,14 @@ def test_clauses_between_relations_that_take_too_long_cost_only_their_share(monk
     # candidates) stops at LINK_SECONDS, and what comes after it (the candidates that the
     # proved balances make inductive) is proved as if there had been no such clauses.
     system = ground(GdlGame.from_file(SHEETS / "captures.kif").rules, "captures")
-    monkeypatch.setattr(invariants, "_links", lambda *args: [])
+    monkeypatch.setattr(invariants, "link_candidates", lambda *args: [])
     without = invariants.find_invariants(system, seed=0, budget=Budget(60))
 
     def endless(system, groups, occupied, values, budget):
         while True:
             budget.check()
 
-    monkeypatch.setattr(invariants, "_links", endless)
+    monkeypatch.setattr(invariants, "link_candidates", endless)
     monkeypatch.setattr(invariants, "LINK_SECONDS", 0.5)
     cut = invariants.find_invariants(system, seed=0, budget=Budget(60))
     assert _described(cut.state) == _described(without.state)

@@ -14,10 +14,11 @@ import pytest
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.gdl.terms import term_text
 from gamecheck.models.sheet import GdlGame
-from gamecheck.solvers.ground import invariants
+from gamecheck.solvers.ground import induction, invariants
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.grounder import ground
-from gamecheck.solvers.ground.invariants import StateInvariant
+from gamecheck.solvers.ground.induction import Induction
+from gamecheck.solvers.ground.invariant_kinds import StateInvariant
 from gamecheck.solvers.ground.joint_houdini import houdini_by_cases
 from gamecheck.solvers.ground.sampling import random_playouts
 from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
@@ -141,7 +142,7 @@ def prove(system, candidates, calls: int | None):
     """The candidates proved within `calls` SAT calls, and the calls made."""
     unrolling_class = capped_unrolling(calls)
     with unrolling_class(system, free_start=True) as unrolling:
-        prover = invariants._Induction(system, unrolling)
+        prover = Induction(system, unrolling)
         proved = prover.houdini(candidates, budget=Budget())
     return {c.description for c in proved}, prover.statistics
 
@@ -203,7 +204,7 @@ def test_a_batch_out_of_its_share_of_time_is_tried_again_by_cases_after_the_othe
     system = ground(small_tictactoe().rules, "tictactoe")
     control, a_cell, blank = tictactoe_candidates(system)
     with CnfUnrolling(system, free_start=True) as unrolling:
-        prover = invariants._Induction(system, unrolling)
+        prover = Induction(system, unrolling)
         proved = prover.houdini(a_cell + control + blank, budget=FirstBatchOutOfTime())
     # (1 1), the smallest batch, runs out of its share; control is proved, the blanks are
     # not; then (1 1) is tried again one joint action at a time, with control assumed, and
@@ -222,11 +223,11 @@ def test_a_batch_out_of_its_share_of_time_is_tried_again_by_cases_after_the_othe
 
 
 def test_batches_cut_short_on_their_first_try_are_all_proved_on_the_second(monkeypatch):
-    monkeypatch.setattr(invariants, "FIRST_TRY_SECONDS", 0.0)  # every first try ends at once
+    monkeypatch.setattr(induction, "FIRST_TRY_SECONDS", 0.0)  # every first try ends at once
     system = ground(small_tictactoe().rules, "tictactoe")
     control, a_cell, _ = tictactoe_candidates(system)
     with CnfUnrolling(system, free_start=True) as unrolling:
-        prover = invariants._Induction(system, unrolling)
+        prover = Induction(system, unrolling)
         proved = prover.houdini(a_cell + control, budget=Budget())
     # Each batch is tried again one joint action at a time and proved there: the same
     # invariants as where the first tries have time (the test above).

@@ -9,8 +9,9 @@ from gamecheck.analysis.verify.pipeline import verify_game
 from gamecheck.analysis.verify.search import Verifier
 from gamecheck.budget import OutOfBudget
 from gamecheck.models.sheet import GdlGame
-from gamecheck.solvers.ground import invariants, potential
+from gamecheck.solvers.ground import potential
 from gamecheck.solvers.ground.grounder import ground
+from gamecheck.solvers.ground.induction import Induction
 from gamecheck.solvers.ground.invariants import find_invariants
 
 # One or two of four blank cells marked each step: the blank count falls by 1 or 2, so no
@@ -218,7 +219,7 @@ def test_a_limit_whose_proof_runs_out_of_its_time_is_left_out(monkeypatch):
     whole = invariants_of(FLIP_NEIGHBOURS)
     assert len(whole.limits) >= 2
     tried = []
-    keeps_limit = invariants._Induction.keeps_limit
+    keeps_limit = Induction.keeps_limit
 
     def first_runs_out(self, limit, state, budget):
         tried.append(limit)
@@ -226,7 +227,7 @@ def test_a_limit_whose_proof_runs_out_of_its_time_is_left_out(monkeypatch):
             raise OutOfBudget
         return keeps_limit(self, limit, state, budget)
 
-    monkeypatch.setattr(invariants._Induction, "keeps_limit", first_runs_out)
+    monkeypatch.setattr(Induction, "keeps_limit", first_runs_out)
     found = invariants_of(FLIP_NEIGHBOURS)
     assert found.limits == [limit for limit in whole.limits if limit != tried[0]]
     assert found.ranking == whole.ranking  # the rest of the invariants go on
@@ -294,7 +295,7 @@ def test_a_ranking_found_first_stands_when_later_proofs_take_the_time(monkeypatc
         budget.exhaust("the time limit ran out")
         budget.check()
 
-    monkeypatch.setattr(invariants._Induction, "kept_limits", take_the_rest)
+    monkeypatch.setattr(Induction, "kept_limits", take_the_rest)
     ranking = invariants_of(FLIP_NEIGHBOURS).ranking
     assert ranking is not None
     assert (ranking.steps, ranking.longest) == (2, 9)

@@ -8,10 +8,12 @@ from gamecheck.analysis.verify.pipeline import verify_game
 from gamecheck.budget import Budget
 from gamecheck.gdl.terms import term_text
 from gamecheck.models.sheet import GdlGame
-from gamecheck.solvers.ground import invariants
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.grounder import ground
+from gamecheck.solvers.ground.induction import Induction
+from gamecheck.solvers.ground.invariant_kinds import Counter, StateInvariant
 from gamecheck.solvers.ground.invariants import find_invariants
+from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
 from tests.game_checks import reachable_layers
 
 
@@ -81,9 +83,9 @@ def test_a_register_that_may_skip_a_number_is_not_a_counter():
             if fluent[0] == "time"
         ]
         literals = [node for _, node in times]
-        one = invariants.StateInvariant(system.circuit.disj(literals), "some time")
-        at_most_one = invariants.StateInvariant(system.circuit.at_most_one(literals), "one")
-        counter = invariants.Counter(
+        one = StateInvariant(system.circuit.disj(literals), "some time")
+        at_most_one = StateInvariant(system.circuit.at_most_one(literals), "one")
+        counter = Counter(
             features=tuple((number, (node,)) for number, node in times),
             start=1,
             steps=(),
@@ -91,8 +93,8 @@ def test_a_register_that_may_skip_a_number_is_not_a_counter():
             holding=(one,),
             register=len(times),
         )
-        with invariants.CnfUnrolling(system, free_start=True) as unrolling:
-            prover = invariants._Induction(system, unrolling)
+        with CnfUnrolling(system, free_start=True) as unrolling:
+            prover = Induction(system, unrolling)
             assert prover.counts_steps(counter, [at_most_one], Budget()) is proved
 
 

@@ -89,7 +89,7 @@ def test_a_circuit_too_big_for_the_value_memory_gets_fewer_samples(monkeypatch):
     """With room for the node values of 100 states only, the invariants are checked against
     at most 100 sampled states (not MAX_SAMPLES), and the step counter of sudoku (-blanks ==
     -50 + t in grade1) is still found and proved."""
-    from gamecheck.solvers.ground import invariants as module
+    from gamecheck.solvers.ground import state_candidates as module
 
     system = ground(load_rule_sheet("sudoku").rules, "sudoku")
     monkeypatch.setattr(module, "VALUE_BYTES", 100 * len(system.circuit))

@@ -26,13 +26,8 @@ from gamecheck.solvers.forced_win.sat import fluents_of
 from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.explore import StateGraph, TooManyStates, explore, worth_listing
 from gamecheck.solvers.ground.grounder import ground
-from gamecheck.solvers.ground.invariants import (
-    MAX_STEPS,
-    PLAYOUTS,
-    Counter,
-    Invariants,
-    find_invariants,
-)
+from gamecheck.solvers.ground.invariant_kinds import Counter
+from gamecheck.solvers.ground.invariants import MAX_STEPS, PLAYOUTS, Invariants, find_invariants
 from gamecheck.solvers.ground.sampling import Playouts, random_playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import Unrolling, make_unrolling

@@ -23,20 +23,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.gdl.terms import term_text
+from gamecheck.solvers.ground.invariant_kinds import StateInvariant
 from gamecheck.solvers.ground.potential import Potential, find_potential, line_under_invariants
 from gamecheck.solvers.ground.sampling import Playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import Unrolling
 from gamecheck.solvers.sat import holds, negate
-
-if TYPE_CHECKING:  # invariants.py, which finds the invariants, imports this module
-    from gamecheck.solvers.ground.invariants import StateInvariant
 
 PROGRESS_STEPS = (1, 2, 3)
 """The spans k tried: every k steps turn a monotone fluent (the smallest k first)."""
