@@ -5,9 +5,10 @@
 For every .kif file under DIR (e.g. ../shared/data/ggp), in path order (every K-th from the
 I-th), it grounds the sheet in a process of its own with a budget of S seconds (default 60)
 and records the ground size (fluents, actions, gates, ground atoms, rule instances), the
-seconds, the peak memory (the child's maximum resident set), or the sentence the grounder
-stopped with. GDL-II sheets are left out. It prints the sheets that did not ground, a summary
-and one JSON line with every row (compare two commits by running each with PYTHONPATH set to
+seconds, the peak memory (the child's maximum resident set), the rules that fire in no
+reachable state, or the sentence the grounder stopped with. GDL-II sheets are left out. It
+prints the sheets that did not ground, the rules that never fire, a summary and one JSON
+line with every row (compare two commits by running each with PYTHONPATH set to
 its checkout).
 """
 
@@ -35,7 +36,8 @@ try:
 except GamecheckError as error:
     row = {"grounded": False, "stopped": str(error)[:300]}
 else:
-    row = {"grounded": True, **system.size(), **system.statistics}
+    row = {"grounded": True, **system.size(), **system.statistics,
+           "dead_rules": list(system.dead_rules)}
 print(json.dumps({**row, "seconds": round(time.perf_counter() - start, 2)}))
 """
 
@@ -109,12 +111,16 @@ def main() -> None:
     for row in rows:
         if not row["grounded"]:
             print(f"not grounded  {row['sheet']}: {row['stopped']}")
+    for row in grounded:
+        for rule in row["dead_rules"]:
+            print(f"never fires   {row['sheet']}: {rule[:200]}")
     summary = {
         "sheets": len(rows),
         "grounded": len(grounded),
         "grounded_share": round(len(grounded) / len(rows), 4),
         "seconds_grounded": round(sum(row["seconds"] for row in grounded), 1),
         "gates_grounded": sum(row["gates"] for row in grounded),
+        "sheets_with_dead_rules": sum(1 for row in grounded if row["dead_rules"]),
         "peak_mb": max(row["peak_mb"] for row in rows),
     }
     print_summary("grounding", args.time_limit, summary, rows)

@@ -123,6 +123,7 @@ def verify_game(
         if graph is not None:
             result.system_size["reachable_states"] = graph.count
         result.invariant_statistics = found.statistics
+        result.dead_rules = system.dead_rules
         return result
 
     snapshot.take = lambda reason: sized(verifier.settled(reason))

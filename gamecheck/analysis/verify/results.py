@@ -88,6 +88,9 @@ class Verification:
     teams: Answer = Answer(UNKNOWN, detail="not asked")
     """Roles whose goals are equal in every reachable terminal state: the value lists the
     teams of two or more roles (analysis/teams.py)."""
+    dead_rules: tuple[str, ...] = ()
+    """The sheet's rules ("position: rule") that fire in no reachable state: a misspelt
+    constant, a relation that never holds (solvers/ground/grounder.py)."""
     last_states: dict[tuple, tuple] = field(default_factory=dict, repr=False)
     """Witness -> (game, state): the state each line of play ends in on the first game it
     was replayed on, so that drawing it does not replay it again after the time limit."""
@@ -153,5 +156,6 @@ class Verification:
                 "encoding": self.encoding,
                 "system": self.system_size,
                 "invariants": self.invariant_statistics,
+                "dead_rules": list(self.dead_rules),
             },
         )

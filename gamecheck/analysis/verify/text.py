@@ -13,6 +13,8 @@ from gamecheck.models.base import Game
 NOOP = "noop"
 FOLD_KEEP = 3
 """A long line of play shows its first and last FOLD_KEEP steps."""
+DEAD_RULES_SHOWN = 10
+"""Rules that never fire listed in the text (the JSON lists them all)."""
 
 
 def answer_rows(result: Verification) -> list[tuple[str, Answer, str]]:
@@ -90,6 +92,7 @@ def verification_text(result: Verification, game: Game | None = None) -> str:
             filter(None, map(sizes_text, (result.system_size, result.invariant_statistics)))
         ),
     ]
+    lines += _dead_rules_text(result.dead_rules)
     shown: dict[tuple, str] = {}
 
     def line_of_play(label: str, witness, indent: str = "    ") -> list[str]:
@@ -141,3 +144,14 @@ def _last_state(result: Verification, witness, game: Game):
 
 def _steps(count: int) -> str:
     return f"{count} step{'' if count == 1 else 's'}"
+
+
+def _dead_rules_text(rules: Sequence[str]) -> list[str]:
+    """The rules that never fire, DEAD_RULES_SHOWN at most, under a heading (none: no line)."""
+    if not rules:
+        return []
+    lines = [f"  rules that never fire ({len(rules)}): no reachable state satisfies their body"]
+    lines += [f"    {rule}" for rule in rules[:DEAD_RULES_SHOWN]]
+    if len(rules) > DEAD_RULES_SHOWN:
+        lines.append(f"    ... ({len(rules) - DEAD_RULES_SHOWN} more)")
+    return lines
