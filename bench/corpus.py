@@ -141,6 +141,7 @@ def measure(sheet: Path, root: Path, time_limit: float, sat_solver: str | None =
     row["questions"] = len(answers)
     row["settled"] = sum(a["status"] != "unknown" for a in answers.values())
     row["defects"] = " ".join(result["defects"])
+    row["dead_rules"] = len(result.get("dead_rules", []))
     for question in QUESTIONS:
         row[question] = answers[question]["status"]
         row[f"{question}_seconds"] = answers[question]["seconds"]
