@@ -110,7 +110,7 @@ def ground(
         rule_instances=sum(len(bodies) for bodies in instances.values()),
         ground_atoms=len(instances),
     )
-    system.dead_rules = _dead_rules(chosen)
+    system.dead_rules = _dead_rules(chosen, rules)
     return system
 
 
@@ -266,19 +266,20 @@ def _cheaper_form(
     return [(rule, whole[0])]
 
 
-def _dead_rules(chosen: InstanceFacts) -> tuple[str, ...]:
-    """The sheet's rules, as "position: rule", that no reachable state fires: none of the
-    rule's pieces (its `or` branches, under the auxiliary rules that split it) has an
-    instance in the relaxed game, which every reachable state is part of."""
+def _dead_rules(chosen: InstanceFacts, written: Sequence[Rule]) -> tuple[str, ...]:
+    """The rules of the sheet (`written`), as "position: rule", that no reachable state
+    fires: none of the rule's pieces (its `or` branches, under the auxiliary rules that
+    split it) has an instance in the relaxed game, which every reachable state is part of."""
     fired: dict[str, bool] = {}
-    text: dict[str, str] = {}
     for rule, facts in chosen:
-        if rule.head.relation.startswith("#"):  # auxiliary (no GDL name starts with '#')
-            continue
-        where = str(rule.position) if rule.position else str(rule)
-        fired[where] = fired.get(where, False) or bool(facts)
-        text.setdefault(where, f"{rule.position}: {rule}" if rule.position else str(rule))
-    return tuple(text[where] for where, fires in fired.items() if not fires)
+        if rule.position and not rule.head.relation.startswith("#"):  # '#': auxiliary
+            where = str(rule.position)
+            fired[where] = fired.get(where, False) or bool(facts)
+    return tuple(
+        f"{rule.position}: {rule}"
+        for rule in written
+        if rule.position and fired.get(str(rule.position)) is False
+    )
 
 
 def _evaluate_instances(
