@@ -89,8 +89,9 @@ class Verification:
     """Roles whose goals are equal in every reachable terminal state: the value lists the
     teams of two or more roles (analysis/teams.py)."""
     dead_rules: tuple[str, ...] = ()
-    """The sheet's rules ("position: rule") that fire in no reachable state: a misspelt
-    constant, a relation that never holds (solvers/ground/grounder.py)."""
+    """The sheet's rules ("position: rule") that fire in no reachable state where legal,
+    next, terminal or goal ask for them: a misspelt constant, a relation that never holds
+    (solvers/ground/grounder.py)."""
     last_states: dict[tuple, tuple] = field(default_factory=dict, repr=False)
     """Witness -> (game, state): the state each line of play ends in on the first game it
     was replayed on, so that drawing it does not replay it again after the time limit."""

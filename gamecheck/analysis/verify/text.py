@@ -13,6 +13,7 @@ from gamecheck.models.base import Game
 NOOP = "noop"
 FOLD_KEEP = 3
 """A long line of play shows its first and last FOLD_KEEP steps."""
+NEVER_FIRES = "legal, next, terminal and goal see no instance of them in any reachable state"
 DEAD_RULES_SHOWN = 10
 """Rules that never fire listed in the text (the JSON lists them all)."""
 
@@ -150,7 +151,7 @@ def _dead_rules_text(rules: Sequence[str]) -> list[str]:
     """The rules that never fire, DEAD_RULES_SHOWN at most, under a heading (none: no line)."""
     if not rules:
         return []
-    lines = [f"  rules that never fire ({len(rules)}): no reachable state satisfies their body"]
+    lines = [f"  rules that never fire ({len(rules)}): {NEVER_FIRES}"]
     lines += [f"    {rule}" for rule in rules[:DEAD_RULES_SHOWN]]
     if len(rules) > DEAD_RULES_SHOWN:
         lines.append(f"    ... ({len(rules) - DEAD_RULES_SHOWN} more)")

@@ -267,9 +267,10 @@ def _cheaper_form(
 
 
 def _dead_rules(chosen: InstanceFacts, written: Sequence[Rule]) -> tuple[str, ...]:
-    """The rules of the sheet (`written`), as "position: rule", that no reachable state
-    fires: none of the rule's pieces (its `or` branches, under the auxiliary rules that
-    split it) has an instance in the relaxed game, which every reachable state is part of."""
+    """The rules of the sheet (`written`), as "position: rule", that fire in no reachable
+    state where legal, next, terminal or goal ask for them: none of the rule's pieces (its
+    `or` branches, under the auxiliary rules that split it) has an instance that the
+    outputs ask for in the relaxed game, which every reachable state is part of."""
     fired: dict[str, bool] = {}
     for rule, facts in chosen:
         if rule.position and not rule.head.relation.startswith("#"):  # '#': auxiliary

@@ -41,8 +41,9 @@ class TransitionSystem:
     derived: dict[Term, int] = field(default_factory=dict, repr=False)
     """The literal of every ground derived atom the outputs depend on (functional.py)."""
     dead_rules: tuple[str, ...] = ()
-    """The sheet's rules ("position: rule") that fire in no reachable state (grounder.py):
-    a misspelt constant, a relation that never holds, a goal no line of play can reach."""
+    """The sheet's rules ("position: rule") that fire in no reachable state where the
+    outputs ask for them (grounder.py): a misspelt constant, a relation that never holds,
+    a goal no line of play can reach."""
 
     def __post_init__(self) -> None:
         self.fluent_index = {fluent: i for i, fluent in enumerate(self.fluents)}
