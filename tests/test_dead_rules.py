@@ -4,7 +4,7 @@
 from pathlib import Path
 
 from gamecheck.analysis.verify.pipeline import verify_game
-from gamecheck.analysis.verify.text import verification_text
+from gamecheck.analysis.verify.text import _dead_rules_text, verification_text
 from gamecheck.models.sheet import GdlGame
 from gamecheck.solvers.ground.grounder import ground
 
@@ -35,3 +35,12 @@ def test_verify_names_the_rule_in_its_text_and_json():
     assert result.to_json()["dead_rules"] == [NEVER_FIRES]
     # the rule that can never give 100 is also why the robot can never win
     assert result.earliest_win["robot"].status == "none"
+
+
+def test_the_text_shows_ten_rules_and_counts_the_rest():
+    rules = tuple(f"sheet.kif:{line}:1: (<= terminal (true (never {line})))" for line in range(12))
+    lines = _dead_rules_text(rules)
+    assert lines[0].startswith("  rules that never fire (12): ")
+    assert lines[1:11] == [f"    {rule}" for rule in rules[:10]]
+    assert lines[11:] == ["    ... (2 more)"]
+    assert _dead_rules_text(()) == []
