@@ -16,7 +16,7 @@ from gamecheck.solvers.ground.invariant_kinds import Counter, Feature, Limit, St
 from gamecheck.solvers.ground.joint_houdini import houdini_by_cases
 from gamecheck.solvers.ground.parities import Parity, find_parities
 from gamecheck.solvers.ground.transition import TransitionSystem
-from gamecheck.solvers.ground.unroll import reaches
+from gamecheck.solvers.ground.unroll import reaches, unbroken
 from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
 from gamecheck.solvers.sat import Lit, holds, negate
 
@@ -183,25 +183,16 @@ class Induction:
         return self._unbroken(broken, switches, [self.step, assumed], budget)
 
     def _unbroken(self, broken: dict, switches: dict, assumed: list[Lit], budget: Budget) -> list:
-        """Houdini's loop: the most keys of `broken` (each with a solver literal: the step
-        breaks it) that no step breaks from a state where their `switches` (and `assumed`)
-        hold; those a model breaks are dropped, and the step asked again (each time counted
-        in houdini_sat_calls)."""
-        unrolling = self.unrolling
-        active = list(broken)
-        while active:
+        """Houdini's loop (`unbroken`): the most keys of `broken` (each with a solver
+        literal: the step breaks it) that no step breaks from a state where their
+        `switches` (and `assumed`) hold, each call counted in houdini_sat_calls."""
+
+        def solve(some: int, active: list):
             self.statistics["houdini_sat_calls"] += 1
-            some = unrolling.new_variable()
-            unrolling.add_clause([-some, *(broken[key] for key in active)])
             assumptions = [*assumed, some, *(switches[key] for key in active)]
-            try:
-                model = self.cases.satisfiable(assumptions, 0, budget)
-            finally:
-                unrolling.add_clause([-some])
-            if model is False:
-                break
-            active = [key for key in active if not holds(broken[key], model)]
-        return active
+            return self.cases.satisfiable(assumptions, 0, budget)
+
+        return unbroken(self.unrolling, broken, solve)
 
     def parities(self, playouts, samples, groups, state, budget: Budget) -> list[Parity]:
         """The parities (parities.py) that a step from any state satisfying the proved

@@ -32,8 +32,8 @@ from gamecheck.solvers.ground.invariant_kinds import StateInvariant
 from gamecheck.solvers.ground.potential import Potential, find_potential, line_under_invariants
 from gamecheck.solvers.ground.sampling import Playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
-from gamecheck.solvers.ground.unroll import Unrolling
-from gamecheck.solvers.sat import holds, negate
+from gamecheck.solvers.ground.unroll import Unrolling, unbroken
+from gamecheck.solvers.sat import negate
 
 PROGRESS_STEPS = (1, 2, 3)
 """The spans k tried: every k steps turn a monotone fluent (the smallest k first)."""
@@ -227,19 +227,10 @@ class _Monotone:
         """The largest subset of `candidates` that no step turns false."""
         unrolling = self.unrolling
         known = line_under_invariants(unrolling, self.proved, 1)
-        active = list(candidates)
-        while active:
-            wrong = {c: unrolling.turned(c.literal, 1, rising=False) for c in active}
-            broken = unrolling.new_variable()
-            unrolling.add_clause([-broken, *wrong.values()])
-            try:
-                model = unrolling.satisfiable([*known, broken], self.budget)
-            finally:
-                unrolling.add_clause([-broken])
-            if model is False:
-                break
-            active = [c for c in active if not holds(wrong[c], model)]
-        return active
+        wrong = {c: unrolling.turned(c.literal, 1, rising=False) for c in candidates}
+        return unbroken(
+            unrolling, wrong, lambda some, _: unrolling.satisfiable([*known, some], self.budget)
+        )
 
     def first_progress(self, options: list[tuple]) -> tuple[tuple, int] | None:
         """(option, k): the first of `options` (sets of monotone candidates) that every k

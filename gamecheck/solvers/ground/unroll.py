@@ -603,6 +603,25 @@ def _ranges(depths: Sequence[int]) -> str:
 BACKENDS = ("cnf", "cpsat")
 
 
+def unbroken(unrolling: Unrolling, broken: dict, solve) -> list:
+    """Houdini's loop: the most keys of `broken` (each with a solver literal: the key is
+    broken) that no model of `solve(some, active)` breaks, where `some` says that one of
+    the `active` keys is; those a model breaks are dropped, and it is asked again until
+    no model is left."""
+    active = list(broken)
+    while active:
+        some = unrolling.new_variable()
+        unrolling.add_clause([-some, *(broken[key] for key in active)])
+        try:
+            model = solve(some, active)
+        finally:
+            unrolling.add_clause([-some])
+        if model is False:
+            break
+        active = [key for key in active if not holds(broken[key], model)]
+    return active
+
+
 def reaches(unary: Sequence[Lit], j: int) -> Lit:
     """A literal that holds exactly where the number written in `unary` (x[i]: more
     than i) is at least j."""
