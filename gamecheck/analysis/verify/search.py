@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
+from functools import partial
 
 from gamecheck.analysis.replay import ReplayError, replay_line
 from gamecheck.analysis.teams import goals_differ, partition
@@ -36,6 +37,7 @@ from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.errors import CrossCheckFailure
 from gamecheck.models.base import Game
 from gamecheck.solvers.ground.circuit import TRUE, Circuit
+from gamecheck.solvers.ground.count_distance import CountDistance
 from gamecheck.solvers.ground.distance import steps_needed
 from gamecheck.solvers.ground.extension import extended_line
 from gamecheck.solvers.ground.sampling import BatchCircuit, Playouts
@@ -55,6 +57,10 @@ DISTANCE_SECONDS = 1.0
 on the steps to the state it asks for may take (solvers/ground/distance.py): where it
 finds none (most games: a step counter or a ranking tells the depth already, or the state
 is more than a count), the time is lost to the question."""
+COUNT_SHARE = 0.5
+COUNT_SECONDS = 10.0
+"""The same for a lower bound by counts (solvers/ground/count_distance.py), sought first:
+gomoku's (a colour gets a stone in two steps at most) takes 6 s."""
 ENDING_SHARE = 0.5
 """Where the shortest game is still unknown, the share of an earliest win's time that goes on
 its search first: every win is at least as deep, and the depths just below the shortest game
@@ -136,7 +142,9 @@ class Verifier:
         """Conditions for which extending the playouts' lines failed (not tried again)."""
         self._steps_needed: dict[int, int] = {}
         """Condition -> no state satisfying it is reachable in fewer steps (proved by a
-        weighted sum, solvers/ground/distance.py)."""
+        count or a weighted sum of fluents: `_needed`)."""
+        self._counts = None if states is None else CountDistance(states)
+        """Lower bounds by counts, with the rates they proved."""
         self._shortest_found: dict[int, Line] = {}
         """Condition -> the shortest line of play to a state satisfying it found so far (a
         search that runs out of time keeps it: the next round, or a refutation, goes on from
@@ -432,7 +440,7 @@ class Verifier:
         """The shortest line of play to a terminal state, or None if there is none; searched
         until it is found, then kept (it bounds the earliest wins and the outcomes)."""
         if not self._ending_searched:
-            self._ending = self._shortest(self.system.terminal)
+            self._ending = self._shortest(self.system.terminal, counted=True)
             self._ending_searched = True
             ending = self._ending
             self.shortest_depth = self._depths().stop if ending is None else ending.depth
@@ -663,10 +671,10 @@ class Verifier:
         `lower` steps is asked for, nor than an earlier search of it proved), or None. The
         shallowest line a random playout plays (or `best`, a line found before) bounds the
         search from above; below it, windows of depths twice as wide each time, from
-        `lower` up, until one holds such a state (short queries are cheap, and most answers
-        are short), the first window followed, if `counted`, by a lower bound from a
-        weighted sum of fluents that steps lower slowly (`_needed`); then a binary search
-        below the line found. A window wider than one depth gets WINDOW_SHARE of the time
+        `lower` up (or, if `counted`, from a lower bound by a count or a weighted sum of
+        fluents that steps change slowly: `_needed`), until one holds such a state (short
+        queries are cheap, and most answers are short); then a binary search below the
+        line found. A window wider than one depth gets WINDOW_SHARE of the time
         left: if that runs out, the search goes on one depth at a time (one depth of a
         window is often far harder than the rest: each one proved empty, or the hard one
         found, is then kept)."""
@@ -676,6 +684,8 @@ class Verifier:
         stop = self._depths().stop
         width, widest = 1, stop
         low = self._none_until(condition, lower)
+        if counted:
+            low = self._none_until(condition, self._needed(condition, low, best))
         untried = list(INDUCTION_DEPTHS)
         while best is None or low < best.depth:
             high = min(low + width, stop if best is None else best.depth)
@@ -692,8 +702,6 @@ class Verifier:
                 best = self._keep(condition, shorter)
                 break
             low = self._none_until(condition, high)
-            if counted:
-                low = self._none_until(condition, self._needed(condition, high, best))
             width = min(2 * width, widest)
             if best is None and self._inductive(condition, low, untried):
                 return None
@@ -752,21 +760,36 @@ class Verifier:
         return line, witness if line is known else self._checked(line, claim)
 
     def _needed(self, condition: int, lower: int, best: Line | None) -> int:
-        """`lower`, or more where a weighted sum of fluents proves that no state satisfying
-        `condition` is reachable sooner (solvers/ground/distance.py): sought once per
-        condition, in DISTANCE_SHARE of the question's time, no further than `best`."""
-        asked = condition in self._steps_needed
-        if not asked and self.states is not None and self.playouts is not None:
-            share = self.budget.remaining() * DISTANCE_SHARE
-            part = self.budget.part(min(share, DISTANCE_SECONDS))
+        """`lower`, or more where a count (solvers/ground/count_distance.py), else a weighted
+        sum of fluents (distance.py), proves that no state satisfying `condition` is
+        reachable sooner: sought once per condition, each in its share of the question's
+        time, no further than `best`."""
+        if condition not in self._steps_needed and self.states is not None:
             most = None if best is None else best.depth
-            try:
-                found = steps_needed(self.states, self.playouts, condition, lower, part, most=most)
-            except OutOfBudget:
-                self.budget.check()  # only the bound's share ran out: not asked again
-                found = None
-            self._steps_needed[condition] = found or 0
+            by_counts = self._counts.steps_needed
+            counted = self._bounded(by_counts, COUNT_SHARE, COUNT_SECONDS, condition, lower, most)
+            summed = 0
+            if self.playouts is not None and (most is None or (counted or 0) < most):
+                by_sums = partial(steps_needed, self.states, self.playouts)
+                above = max(lower, counted or 0)
+                summed = self._bounded(
+                    by_sums, DISTANCE_SHARE, DISTANCE_SECONDS, condition, above, most
+                )
+            if counted is not None:  # else asked again, in the next round
+                self._steps_needed[condition] = max(counted, summed or 0)
+            return max(lower, counted or 0, summed or 0)
         return max(lower, self._steps_needed.get(condition, 0))
+
+    def _bounded(self, bound, share: float, seconds: float, condition: int, above: int, most):
+        """`bound(condition, above, budget, most=most)` within `share` of the time left and
+        `seconds` at most: 0 where it finds no bound above `above`, None where its time
+        ends first."""
+        part = self.budget.part(min(self.budget.remaining() * share, seconds))
+        try:
+            return bound(condition, above, part, most=most) or 0
+        except OutOfBudget:
+            self.budget.check()  # only the bound's share ran out
+            return None
 
     def _playout_line(self, condition: int, lower: int = 0) -> Line | None:
         """The shallowest line a random playout plays to a state satisfying `condition`,

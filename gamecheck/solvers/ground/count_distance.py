@@ -1,0 +1,225 @@
+"""A lower bound on the steps to a condition from one count of fluents: every state of the
+condition holds `need` more of them than the initial state (or fewer), and no k steps raise
+(lower) the count by more than a rate proved for k.
+
+In gomoku a line is five stones of one colour; the board starts empty, and a colour gets at
+most one stone in any two steps (the players alternate): no line of black before step 9,
+where one step at a time (five stones, five steps) proves 5. Where the condition is a
+disjunction (a line of black, one of white, or a full board), each disjunct is bounded by
+its best count and the least of those bounds holds.
+
+Counts are those the invariant search weighs (count_candidates.count_features): the fluents
+of one relation, or those with one value at one position. Needs and rates are proved by SAT
+queries with a cardinality constraint on a free-start unrolling under the proved
+invariants: from any such state, as in distance.py, which finds weighted sums instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from gamecheck.budget import Budget, OutOfBudget
+from gamecheck.solvers.ground.count_candidates import count_features
+from gamecheck.solvers.ground.invariant_kinds import Feature
+from gamecheck.solvers.ground.unroll import Unrolling
+from gamecheck.solvers.sat import holds
+
+QUERY_SECONDS = 1.0
+"""The most one query may take: the needs and rates that bound are refuted in well under a
+second; a count of every cell of gomoku over two steps takes 9 s, and bounds no more than
+one colour's, which takes 0.4 s."""
+MOST_WINDOW = 4
+"""The longest run of steps a rate is proved for: one turn of play of up to four roles."""
+
+
+class CountDistance:
+    """Lower bounds on the steps to conditions of one game, sharing the rates proved."""
+
+    def __init__(self, states: Unrolling):
+        self.states = states
+        system = states.system
+        self.window = min(max(2, len(system.roles)), MOST_WINDOW)
+        distinct = {feature.fluents: feature for feature in count_features(system, {}, {})}
+        self.features = list(distinct.values())
+        self._rates: dict[tuple, tuple[int, int]] = {}
+        """(feature's fluents, sign, steps) -> (rate, the most sought): exact if less."""
+
+    def steps_needed(
+        self, condition: int, above: int, budget: Budget, most: int | None = None
+    ) -> int | None:
+        """The least steps from the initial state to a state satisfying `condition` (a
+        circuit literal) that the counts prove, if more than `above`; else None. No bound
+        beyond `most` (a line of play found) is sought. OutOfBudget if the budget ends."""
+        bound = most
+        for disjunct in self._disjuncts(condition):
+            steps = self._disjunct_steps(disjunct, bound, budget)
+            if steps is None:
+                continue  # no state satisfies it
+            if steps <= above:
+                return None
+            bound = steps if bound is None else min(bound, steps)
+        return bound
+
+    def _disjunct_steps(self, condition: int, enough: int | None, budget: Budget) -> int | None:
+        """The largest bound any count proves for `condition`, or the first that reaches
+        `enough`; None if no state satisfies it. A count is tried only where every state of
+        the condition seen so far (models of the queries) lies beyond the initial state's."""
+        states, system = self.states, self.states.system
+        reached = [states.alive(0), states.literal(condition, 0)]
+        seen = []
+        first = self._solve([], 0, 0, reached, budget)
+        if first is False:
+            return None
+        if not self._solved(first, seen):
+            return 0
+        cone = {system.node_fluent.get(node) for node in system.circuit.cone([condition])}
+        best = 0
+        for feature in self.features:
+            if cone.isdisjoint(feature.fluents):
+                continue
+            for sign in (1, -1):
+                start = self._start(feature)
+                if all(sign * (_count(state, feature) - start) > 0 for state in seen):
+                    need = self._need(reached, feature, sign, seen, budget)
+                    if need:
+                        best = max(best, self._steps(feature, sign, need, enough, budget))
+                if enough is not None and best >= enough:
+                    return best
+        return best
+
+    def _need(self, reached: list, feature: Feature, sign: int, seen: list, budget: Budget) -> int:
+        """How much the count must rise (sign 1) or fall (-1) from the initial state's to
+        reach any state satisfying `reached`: at most what it does to the states `seen`
+        (models found join them), 0 if it may not change at all."""
+        start, total = self._start(feature), len(feature.fluents)
+        terms = [(1, self.states.literal(literal, 0)) for literal in feature.literals]
+
+        def none_within(change: int) -> bool:
+            """No state of the condition has a count within `change` - 1 of the start's."""
+            low, high = (0, start + change - 1) if sign > 0 else (start - change + 1, total)
+            return not self._solved(self._solve(terms, low, high, reached, budget), seen)
+
+        most = min(sign * (_count(state, feature) - start) for state in seen)
+        if not none_within(1):
+            return 0
+        return _largest(none_within, 1, most)
+
+    def _solved(self, model, seen: list) -> bool:
+        """Whether a query found a model (False where it has none, or its time ran out):
+        the state at layer 0 of one joins `seen`."""
+        if model is None or model is False:
+            return False
+        layer = [self.states.literal(node, 0) for node in self.states.system.fluent_nodes]
+        seen.append(np.array([holds(literal, model) for literal in layer]))
+        return True
+
+    def _start(self, feature: Feature) -> int:
+        initial = self.states.system.initial
+        return sum(fluent in initial for fluent in feature.fluents)
+
+    def _steps(
+        self, feature: Feature, sign: int, need: int, enough: int | None, budget: Budget
+    ) -> int:
+        """The fewest steps within which the count can change by `need` in the direction of
+        `sign`, by the most it changes in runs of 1, 2, ... window steps (proved in that
+        order, until the bound reaches `enough`). 0 where some run cannot change it at
+        all: what is never reached bounds nothing here (the invariants tell it)."""
+        rates, fewest = [], 0
+        while len(rates) < self.window and (enough is None or fewest < enough):
+            rates.append(self._rate(feature, sign, len(rates) + 1, need, budget))
+            if not rates[-1]:
+                return 0
+            fewest = _fewest_steps(rates, need)
+        return fewest
+
+    def _rate(self, feature: Feature, sign: int, steps: int, need: int, budget: Budget) -> int:
+        """The most the count changes in the direction of `sign` over `steps` steps from a
+        state that satisfies the invariants (`need` where it is that or more)."""
+        key = (feature.fluents, sign, steps)
+        rate, sought = self._rates.get(key, (0, 0))
+        if rate == sought < need:  # not known beyond what was sought before (or at all)
+            states = self.states
+            rises = [states.turned(lit, steps, rising=sign > 0) for lit in feature.literals]
+            falls = [states.turned(lit, steps, rising=sign < 0) for lit in feature.literals]
+            terms = [(1, lit) for lit in rises] + [(-1, lit) for lit in falls]
+            alive = [states.alive(steps)]
+
+            def reached(change: int) -> bool | None:
+                found = self._solve(terms, change, len(rises), alive, budget)
+                return found if found is None else found is not False
+
+            rate, sought = _largest(reached, rate, need), need
+            self._rates[key] = rate, sought
+        return min(rate, need)
+
+    def _solve(self, terms, low: int, high: int, known: list, budget: Budget):
+        """A model of a line of the free start that satisfies `known` and, if there are
+        `terms`, low <= their sum <= high; False if there is none, None where QUERY_SECONDS
+        end first (what is not refuted may be)."""
+        states = self.states
+        query = states.new_variable()
+        if terms:
+            states.add_linear(terms, low, high, condition=query)
+        try:
+            return states.satisfiable([*known, query], budget.part(QUERY_SECONDS))
+        except OutOfBudget:
+            budget.check()  # only the query's time ran out
+            return None
+        finally:
+            states.add_clause([-query])
+
+    def _disjuncts(self, condition: int) -> list[int]:
+        """`condition` as a disjunction: an OR's children, or an AND with an OR among its
+        children distributed over that OR; else the condition alone."""
+        circuit = self.states.system.circuit
+        if condition < 0 and not circuit.is_input(-condition):
+            return [-child for child in circuit.children[-condition]]
+        if condition > 0 and not circuit.is_input(condition):
+            children = circuit.children[condition]
+            for child in children:
+                if child < 0 and not circuit.is_input(-child):
+                    rest = [other for other in children if other != child]
+                    return [circuit.conj([*rest, -part]) for part in circuit.children[-child]]
+        return [condition]
+
+
+def _count(state: np.ndarray, feature: Feature) -> int:
+    """How many of the feature's fluents hold in the state (a value per fluent)."""
+    return int(state[list(feature.fluents)].sum())
+
+
+def _fewest_steps(rates: list[int], need: int) -> int:
+    """The fewest steps within which a count changes by `need`, if it changes by at most
+    rates[k - 1] in any k steps (a run of steps splits into runs of at most len(rates))."""
+    most_within = [0]  # the most the count changes within t steps
+    while most_within[-1] < need:
+        t = len(most_within)
+        runs = range(1, min(len(rates), t) + 1)
+        changes = [rates[k - 1] + most_within[t - k] for k in runs]
+        most_within.append(max(most_within[-1], min(changes)))
+    return len(most_within) - 1
+
+
+def _largest(holds: Callable[[int], bool | None], low: int, high: int) -> int:
+    """The largest x in low..high for which `holds` (true at `low`, then false from some
+    x on) is true, or `high` once it is unknown (None) somewhere: tried at low + 1, 2, 4,
+    ... first, since the answers are mostly small and a query far above the answer is the
+    hardest to refute."""
+    step = 1
+    while low + step <= high:
+        found = holds(low + step)
+        if found is None:
+            return high
+        if not found:
+            break
+        low, step = low + step, 2 * step
+    high = min(high, low + step - 1)
+    while low < high:
+        middle = (low + high + 1) // 2
+        found = holds(middle)
+        if found is None:
+            return high
+        low, high = (middle, high) if found else (low, middle - 1)
+    return low
