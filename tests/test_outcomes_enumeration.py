@@ -141,18 +141,18 @@ def test_a_budget_that_ends_leaves_the_set_incomplete():
 def test_a_round_cut_short_keeps_its_vectors_and_the_next_round_completes_the_set():
     check = verifier(GRAB, playouts=False)
     check.longest_game()
-    checked = check._checked
+    checked = check.replays.checked
 
     def cut_after_three(line, claim):
         if len(check._outcome_witnesses) == 3:
             raise OutOfBudget("cut")
         return checked(line, claim)
 
-    check._checked = cut_after_three
+    check.replays.checked = cut_after_three
     first = check.outcomes()
     assert not first.complete and len(first.vectors) == 3
     assert set(first.vectors) <= GRAB_OUTCOMES
-    check._checked = checked
+    check.replays.checked = checked
     second = check.outcomes()
     assert second.complete
     assert sorted(second.vectors) == sorted(GRAB_OUTCOMES)  # each vector once

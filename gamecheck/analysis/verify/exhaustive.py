@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from gamecheck.analysis.verify.conditions import ends_terminal, ends_with_goals
 from gamecheck.analysis.verify.results import NONE, PROVED, Answer, Outcomes
-from gamecheck.analysis.verify.search import Verifier, ends_terminal, ends_with_goals
+from gamecheck.analysis.verify.search import Verifier
 from gamecheck.budget import OutOfBudget
 from gamecheck.solvers.ground.explore import StateGraph
 from gamecheck.solvers.ground.unroll import Line
@@ -26,7 +27,7 @@ class ExhaustiveVerifier(Verifier):
     def __init__(self, graph: StateGraph, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.graph = graph
-        self.method = EXHAUSTIVE
+        self.method = self.replays.method = EXHAUSTIVE
         self._known_rows: dict[int, np.ndarray] = {}
 
     def longest_game(self) -> Answer:
@@ -46,7 +47,7 @@ class ExhaustiveVerifier(Verifier):
         return Answer(
             PROVED,
             line.depth,
-            self._checked(line, ends_terminal),
+            self.replays.checked(line, ends_terminal),
             f"no non-terminal state is reachable at depth {self.deepest} "
             f"({self.graph.count:,} reachable states, every one searched)",
         )
@@ -64,7 +65,7 @@ class ExhaustiveVerifier(Verifier):
                 vector = self._vector_of(rows[:, column].tolist())
                 if vector not in found:
                     line = self.graph.line_to(int(terminal[column]))
-                    found[vector] = self._checked(line, ends_with_goals(vector))
+                    found[vector] = self.replays.checked(line, ends_with_goals(vector))
             complete = True
         except OutOfBudget:
             complete = False

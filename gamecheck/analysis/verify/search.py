@@ -20,8 +20,17 @@ from contextlib import contextmanager
 from dataclasses import replace
 from functools import partial
 
-from gamecheck.analysis.replay import ReplayError, replay_line
 from gamecheck.analysis.teams import goals_differ, partition
+from gamecheck.analysis.verify.conditions import (
+    Conditions,
+    ends_terminal,
+    ends_with_different_goals,
+    ends_with_goal,
+    ends_with_goals,
+    goals_undefined,
+    some_role_stuck,
+)
+from gamecheck.analysis.verify.replays import Replays
 from gamecheck.analysis.verify.results import (
     FOUND,
     NONE,
@@ -36,7 +45,7 @@ from gamecheck.analysis.verify.results import (
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.errors import CrossCheckFailure
 from gamecheck.models.base import Game
-from gamecheck.solvers.ground.circuit import TRUE, Circuit
+from gamecheck.solvers.ground.circuit import TRUE, value
 from gamecheck.solvers.ground.count_distance import CountDistance
 from gamecheck.solvers.ground.distance import steps_needed
 from gamecheck.solvers.ground.extension import extended_line
@@ -102,13 +111,13 @@ class Verifier:
         self.system: TransitionSystem = unrolling.system
         self.method = unrolling.name
         """What answers the questions (the backend's name), as the verification reports it."""
-        self.checkers = checkers
         self.horizon = horizon
         self.whole_budget = budget or Budget()
         self.budget = self.whole_budget
         """The budget of the question being asked."""
+        self.replays = Replays(self.system, checkers, self.method, self.budget)
         self.progress = progress
-        self.conditions = _Conditions(self.system)
+        self.conditions = Conditions(self.system)
         self.shortest_depth = 0
         """No terminal state is reachable in fewer steps (once the shortest game is known)."""
         self._ending: Line | None = None
@@ -117,21 +126,14 @@ class Verifier:
         no terminal state is reachable)."""
         self.deepest: int | None = None
         """The last depth any question needs: one past the deepest non-terminal state."""
-        self.longest_line: Line | None = None
-        """The longest line of play replayed so far (any question's): every state on it
-        before its last is non-terminal."""
         self.answers: dict[str, Answer | Outcomes] = {}
         """The answers given so far, by question (a role's name: its earliest win)."""
-        self._replayed_lines: dict[Line, None] = {}
-        """Every line of play replayed so far (any question's), in order."""
         self._outcome_lines = 0
         """How many of them the outcomes have looked at (`_replayed_outcomes`)."""
         self._nonterminal: dict[int, Line | None] = {}
         """Depth -> a line of play to a non-terminal state that deep (None: none is)."""
         self.ends_within: int | None = None
         """Every game ends within this many steps, beyond the horizon (by the invariants)."""
-        self.last_states: dict[tuple, tuple] = {}
-        """Witness -> (game, the state it ends in there): from the first checking game."""
         self._outcome_witnesses: dict[tuple, tuple] = {}
         """The goal vectors found so far, each with its line of play (kept between rounds)."""
         self._outcome_query: OpenQuery | None = None
@@ -153,12 +155,6 @@ class Verifier:
         """Condition -> the shortest line found to a state satisfying it, replayed, with its
         witness: the upper bound of an unknown answer (kept for the next round, which may
         have no time left to replay one)."""
-        self._replays: dict[int, dict[tuple, tuple]] = {}
-        """Checking game (its number) -> witness replayed on it -> the states it visits: a
-        line that starts as one replayed before is replayed from where they part."""
-        self._slowest_steps: dict[int, float] = {}
-        """Checking game (its number) -> the most seconds one step of a replay on it took:
-        a replay does not begin a step that the time left cannot finish."""
         self._stepper: BatchCircuit | None = None
         """The compiled cone of the next literals, once a line's last state is asked for."""
         self._none_before: dict[int, int] = {}
@@ -213,7 +209,7 @@ class Verifier:
             interrupted=self.whole_budget.interrupted is not None,
             teams=answers.get(TEAMS, unknown),
             termination=self._termination(longest),
-            last_states=self.last_states,
+            last_states=self.replays.last_states,
         )
 
     def _again(self, unknown: list[str], questions: dict, answers: dict) -> list[str]:
@@ -243,7 +239,7 @@ class Verifier:
             self.deepest = 0
             return self._longest_ending_by(0)
         # non-terminal at `low`: a line replayed or a playout passed a non-terminal state there
-        replayed = 0 if self.longest_line is None else self.longest_line.depth
+        replayed = 0 if self.replays.longest is None else self.replays.longest.depth
         low = max(replayed - 1, self._deepest_playout_state())
         self._bound_by_invariants()
         high = self._counted_bound(nonterminal)  # non-terminal at low, none from high on
@@ -322,7 +318,7 @@ class Verifier:
         """A line of play to a non-terminal state after `depth` steps, None if none is
         reachable: the start of the longest line replayed, if it is longer, or the line
         found before at that depth, else one searched for."""
-        replayed = self.longest_line
+        replayed = self.replays.longest
         if replayed is not None and replayed.depth > depth:
             return Line(replayed.steps[:depth])
         if depth not in self._nonterminal:
@@ -383,7 +379,7 @@ class Verifier:
         loop = f"step {end}" if start + 1 == end else f"steps {start + 1}-{end}"
         return Answer(
             REFUTED,
-            witness=self._checked_loop(line, start),
+            witness=self.replays.checked_loop(line, start),
             detail=f"the game need not end: after step {line.depth} the state is again the "
             f"one after step {start}, none on the way is terminal, and {loop} can repeat "
             "forever",
@@ -422,11 +418,11 @@ class Verifier:
             legal = self.system.legal_actions(self._final_state(before))
             if all(legal):
                 line = Line((*before.steps, tuple(actions[0] for actions in legal)))
-                return Answer(PROVED, depth, self._checked(line, ends_terminal), detail)
+                return Answer(PROVED, depth, self.replays.checked(line, ends_terminal), detail)
         for candidate in range(depth, -1, -1):
             line = self._find(self.system.terminal, [candidate])
             if line is not None:
-                return Answer(PROVED, candidate, self._checked(line, ends_terminal), detail)
+                return Answer(PROVED, candidate, self.replays.checked(line, ends_terminal), detail)
         return Answer(NONE, detail="no terminal state is reachable")
 
     def shortest_game(self) -> Answer:
@@ -434,7 +430,7 @@ class Verifier:
         line = self._shortest_ending()
         if line is None:
             return Answer(NONE, detail=f"no terminal state is reachable {self._bound()}")
-        return Answer(PROVED, line.depth, self._checked(line, ends_terminal))
+        return Answer(PROVED, line.depth, self.replays.checked(line, ends_terminal))
 
     def _shortest_ending(self) -> Line | None:
         """The shortest line of play to a terminal state, or None if there is none; searched
@@ -449,7 +445,7 @@ class Verifier:
     def playability(self) -> Answer:
         self.progress("playability")
         condition = self.system.circuit.conj([-self.system.terminal, self.conditions.stuck()])
-        found = self._refutation(condition, _some_role_stuck)
+        found = self._refutation(condition, some_role_stuck)
         if found is None:
             return Answer(
                 PROVED,
@@ -467,7 +463,7 @@ class Verifier:
     def goal_definedness(self) -> Answer:
         self.progress("goal definedness")
         condition = self.system.circuit.conj([self.system.terminal, self.conditions.bad_goals()])
-        found = self._refutation(condition, _goals_undefined)
+        found = self._refutation(condition, goals_undefined)
         if found is None:
             return Answer(
                 PROVED,
@@ -513,13 +509,13 @@ class Verifier:
         condition = self._win_condition(role)
         ending = self._shortest_ending_first()
         lower = max(self.shortest_depth, self._none_before.get(self.system.terminal, 0))
-        won = ending is not None and _value(self.system.evaluate(self._final_state(ending)), win)
+        won = ending is not None and value(self.system.evaluate(self._final_state(ending)), win)
         line = self._shortest(condition, lower=lower, best=ending if won else None, counted=True)
         if line is None:
             return Answer(
                 NONE, detail=f"no reachable terminal state gives {name} {WIN} {self._bound()}"
             )
-        return Answer(FOUND, line.depth, self._checked(line, _ends_with_goal(role, WIN)))
+        return Answer(FOUND, line.depth, self.replays.checked(line, ends_with_goal(role, WIN)))
 
     def _win_condition(self, role: int) -> int:
         """A terminal state that gives the role WIN (the role has WIN among its goals)."""
@@ -540,7 +536,7 @@ class Verifier:
                 return True
             line = self._find(condition, self._depths())
             if line is not None:
-                self._checked(line, _ends_with_different_goals(a, b))
+                self.replays.checked(line, ends_with_different_goals(a, b))
                 return False
             return True if self._complete() else None
 
@@ -574,7 +570,7 @@ class Verifier:
             self._use(kept)
 
     def _use(self, budget: Budget) -> None:
-        self.budget = self.unrolling.budget = budget
+        self.budget = self.unrolling.budget = self.replays.budget = budget
         if self.states is not None:
             self.states.budget = budget
 
@@ -608,7 +604,7 @@ class Verifier:
             condition, claim, none, some = terminal, ends_terminal, "no game ends", "one ends"
         elif name in roles and WIN in self.system.goals[roles.index(name)]:
             role = roles.index(name)
-            condition, claim = self._win_condition(role), _ends_with_goal(role, WIN)
+            condition, claim = self._win_condition(role), ends_with_goal(role, WIN)
             none, some = f"no terminal state gives {name} {WIN}", "one does"
         else:
             return Answer(UNKNOWN, detail=reason)
@@ -618,7 +614,7 @@ class Verifier:
                 line = _shorter(self._playout_line(condition, least), self._found(condition))
                 kept = self._bound_lines.get(condition)
                 if line is not None and (kept is None or line.depth < kept[0].depth):
-                    self._bound_lines[condition] = (line, self._checked(line, claim))
+                    self._bound_lines[condition] = (line, self.replays.checked(line, claim))
         except OutOfBudget:
             pass  # the line replayed before (in the first round), if any, bounds it still
         line, witness = self._bound_lines.get(condition, (None, None))
@@ -729,7 +725,7 @@ class Verifier:
     def _ends_terminal(self, line: Line) -> bool:
         """Whether the line ends in a terminal state (False if the budget ends first)."""
         try:
-            return _value(self.system.evaluate(self._final_state(line)), self.system.terminal)
+            return value(self.system.evaluate(self._final_state(line)), self.system.terminal)
         except OutOfBudget:
             return False
 
@@ -747,7 +743,7 @@ class Verifier:
         the search for the shortest runs out of time: it refutes as well as the shortest
         (replayed, and described by the question, within the whole budget left)."""
         known = self._playout_line(condition)
-        witness = None if known is None else self._checked(known, claim)
+        witness = None if known is None else self.replays.checked(known, claim)
         try:
             line = self._shortest(condition, best=known)
         except OutOfBudget:
@@ -757,7 +753,7 @@ class Verifier:
             self._use(self.whole_budget)  # the question's share is spent: replay the line
         if line is None:
             return None
-        return line, witness if line is known else self._checked(line, claim)
+        return line, witness if line is known else self.replays.checked(line, claim)
 
     def _needed(self, condition: int, lower: int, best: Line | None) -> int:
         """`lower`, or more where a count (solvers/ground/count_distance.py), else a weighted
@@ -817,17 +813,17 @@ class Verifier:
         endings = self.playouts.endings(self.system, self._goal_literals(), self.budget)
         for values, line in endings.items():
             vector = self._vector_of(values)
-            found.setdefault(vector, self._checked(line, ends_with_goals(vector)))
+            found.setdefault(vector, self.replays.checked(line, ends_with_goals(vector)))
 
     def _replayed_outcomes(self, found: dict[tuple, tuple]) -> None:
         """Add the goal vectors of the lines other questions replayed that end in a
         terminal state (the longest game's, which random playouts seldom reach)."""
-        for line in list(self._replayed_lines)[self._outcome_lines :]:
+        for line in list(self.replays.lines)[self._outcome_lines :]:
             values = self.system.evaluate(self._final_state(line))  # OutOfBudget: next round
-            if _value(values, self.system.terminal):
+            if value(values, self.system.terminal):
                 vector = self._vector_at(values)
                 if vector not in found:
-                    found[vector] = self._checked(line, ends_with_goals(vector))
+                    found[vector] = self.replays.checked(line, ends_with_goals(vector))
             self._outcome_lines += 1
 
     def _deepest_outcomes(self, found: dict[tuple, tuple]) -> None:
@@ -843,7 +839,7 @@ class Verifier:
             vector = self._goal_vector(line)
             if vector in found:
                 raise CrossCheckFailure(f"{self.method} found goal vector {vector} twice")
-            found[vector] = self._checked(line, ends_with_goals(vector))
+            found[vector] = self.replays.checked(line, ends_with_goals(vector))
 
     def _other_outcome(self, found: dict[tuple, tuple]) -> int:
         """A terminal state with a goal vector not in `found`."""
@@ -876,7 +872,7 @@ class Verifier:
             vector = self._vector_of(values)
             if vector in found:
                 raise CrossCheckFailure(f"{self.unrolling.name} found goal vector {vector} twice")
-            found[vector] = self._checked(line, ends_with_goals(vector))
+            found[vector] = self.replays.checked(line, ends_with_goals(vector))
             self._keep(self.system.terminal, line)
         query.close()
         self._outcome_query = None
@@ -910,13 +906,6 @@ class Verifier:
             return "(all reachable states)"
         return f"(up to depth {self.horizon}, the horizon)"
 
-    def _texts(self, line: Line) -> tuple[tuple[str, ...], ...]:
-        system = self.system
-        return tuple(
-            tuple(system.action_text(role, action) for role, action in enumerate(joint))
-            for joint in line.steps
-        )
-
     def _final_state(self, line: Line) -> frozenset[int]:
         """The state the line ends in, stepped on the compiled cone of the next literals
         (cut once from the playouts' compiled circuit where there is one); OutOfBudget if
@@ -934,7 +923,7 @@ class Verifier:
 
     def _vector_at(self, values: list[bool]) -> tuple:
         """The goal vector of a state, given every node's value there."""
-        return self._vector_of([_value(values, literal) for literal in self._goal_literals()])
+        return self._vector_of([value(values, literal) for literal in self._goal_literals()])
 
     def _goal_literals(self) -> list[int]:
         """Every role's goal literals, roles in order (the order `_vector_of` reads)."""
@@ -955,7 +944,7 @@ class Verifier:
     def _goal_sets(self, line: Line) -> str:
         vector = self._goal_vector(line)
         return ", ".join(
-            f"{role} {value}" for role, value in zip(self.system.roles, vector, strict=True)
+            f"{role} {goal}" for role, goal in zip(self.system.roles, vector, strict=True)
         )
 
     def _stuck_roles(self, line: Line) -> str:
@@ -963,158 +952,6 @@ class Verifier:
         return " and ".join(
             role for role, acts in zip(self.system.roles, legal, strict=True) if not acts
         )
-
-    def _checked_loop(self, line: Line, start: int):
-        """The line as GDL text, after replaying it on every checking game and confirming
-        that no state on it is terminal and that its last state is the one after step
-        `start`; ReplayError if any check fails."""
-
-        def comes_back(game: Game, states) -> bool:
-            return not any(map(game.is_terminal, states)) and states[start] == states[-1]
-
-        return self._replayed(
-            line, comes_back, f"does not come back to the state after step {start}"
-        )
-
-    def _checked(self, line: Line, claim: Callable[[Game, object], bool]):
-        """The line as GDL text, after replaying it on every checking game and confirming
-        the claim about its last state; ReplayError if any check fails."""
-
-        def ends_as_claimed(game: Game, states) -> bool:
-            return claim(game, states[-1])
-
-        return self._replayed(line, ends_as_claimed, "does not end as the solver claims")
-
-    def _replayed(self, line: Line, holds_on: Callable[[Game, tuple], bool], failure: str):
-        """The line as GDL text, replayed on every checking game, whose states must satisfy
-        `holds_on`; ReplayError saying `failure` if they do not."""
-        witness = self._texts(line)
-        for number, game in enumerate(self.checkers):
-            replayed = self._replays.setdefault(number, {})
-            known = _longest_prefix(replayed, witness)
-            slowest = self._slowest_steps.get(number, 0.0)
-            shared = max(len(known) - 1, 0)  # steps
-            replay = replay_line(
-                game,
-                witness[shared:],
-                start=known[-1] if known else None,
-                budget=self.budget,
-                slowest=slowest,
-            )
-            self._slowest_steps[number] = replay.slowest_step
-            states = known[:shared] + replay.states
-            replayed[witness] = states
-            if not holds_on(game, states):
-                raise ReplayError(
-                    f"{game.name}: the line of play found by {self.method} "
-                    f"({line.depth} steps) {failure}"
-                )
-            self.last_states.setdefault(witness, (game, states[-1]))
-        if self.longest_line is None or line.depth > self.longest_line.depth:
-            self.longest_line = line
-        self._replayed_lines[line] = None
-        return witness
-
-
-class _Conditions:
-    """Circuit literals for the questions, built once on the system's circuit."""
-
-    def __init__(self, system: TransitionSystem):
-        self.system = system
-        self.circuit: Circuit = system.circuit
-
-    def stuck(self) -> int:
-        """Some role has no legal action."""
-        return self.circuit.disj(
-            self.circuit.conj(-lit for lit in legal) for legal in self.system.legal
-        )
-
-    def bad_goals(self) -> int:
-        """Some role has no goal value, several, or one outside 0..100."""
-        circuit = self.circuit
-        bad = []
-        for goals in self.system.goals:
-            literals = list(goals.values())
-            bad.append(-circuit.disj(literals))
-            bad.append(-circuit.at_most_one(literals))
-            bad.extend(lit for v, lit in goals.items() if not (isinstance(v, int) and v <= 100))
-        return circuit.disj(bad)
-
-    def goals_equal(self, vector: tuple) -> int:
-        """The goal values are exactly `vector` (per role a value or a tuple of values)."""
-        return self.circuit.conj(self.goal_literals(vector))
-
-    def goal_literals(self, vector: tuple) -> list[int]:
-        """Literals that all hold exactly where the goal values are `vector`."""
-        parts = []
-        for goals, wanted in zip(self.system.goals, vector, strict=True):
-            wanted = set(wanted) if isinstance(wanted, tuple) else {wanted}
-            parts.extend(lit if v in wanted else -lit for v, lit in goals.items())
-        return parts
-
-
-def _value(values: list[bool], literal: int) -> bool:
-    return values[literal] if literal > 0 else not values[-literal]
-
-
-def _goal_values(game: Game, state) -> list[set]:
-    """Every goal value of every role (a GDL game may give none or several)."""
-    if hasattr(game, "goal_values"):
-        return [set(values) for values in game.goal_values(state).values()]
-    return [{value} for value in game.goals(state)]
-
-
-def ends_terminal(game: Game, state) -> bool:
-    return game.is_terminal(state)
-
-
-def _some_role_stuck(game: Game, state) -> bool:
-    return not game.is_terminal(state) and any(not game.legal(state, r) for r in game.roles)
-
-
-def _goals_undefined(game: Game, state) -> bool:
-    return game.is_terminal(state) and any(
-        len(values) != 1 or not all(isinstance(v, int) and 0 <= v <= 100 for v in values)
-        for values in _goal_values(game, state)
-    )
-
-
-def _ends_with_goal(role: int, goal: int):
-    def claim(game: Game, state) -> bool:
-        return game.is_terminal(state) and goal in _goal_values(game, state)[role]
-
-    return claim
-
-
-def _ends_with_different_goals(a: int, b: int):
-    def claim(game: Game, state) -> bool:
-        values = _goal_values(game, state)
-        return game.is_terminal(state) and values[a] != values[b]
-
-    return claim
-
-
-def ends_with_goals(vector: tuple):
-    expected = [set(v) if isinstance(v, tuple) else {v} for v in vector]
-
-    def claim(game: Game, state) -> bool:
-        return game.is_terminal(state) and _goal_values(game, state) == expected
-
-    return claim
-
-
-def _longest_prefix(replayed: dict[tuple, tuple], witness: tuple) -> tuple:
-    """The states of the longest start that `witness` shares with a witness replayed
-    before, from the initial state to where they part (none if no step is shared)."""
-    best: tuple = ()
-    for steps, states in replayed.items():
-        shared = next(
-            (n for n, pair in enumerate(zip(witness, steps, strict=False)) if pair[0] != pair[1]),
-            min(len(witness), len(steps)),
-        )
-        if shared and shared + 1 > len(best):
-            best = states[: shared + 1]
-    return best
 
 
 def _shorter(line: Line | None, other: Line | None) -> Line | None:
