@@ -29,14 +29,14 @@ def test_a_line_takes_three_marks_of_one_kind_made_one_in_two_steps(tictactoe):
 
 @pytest.mark.parametrize(("role", "steps"), [(0, 5), (1, 6)], ids=["xplayer", "oplayer"])
 def test_a_win_is_bounded_by_the_marks_it_takes(tictactoe, role, steps):
-    # Either role's three marks take five steps by the count; oplayer, who moves second,
-    # wins at step 6 at the earliest, which the count does not see (a weighted sum with
-    # the turn does: test_distance.py).
+    # xplayer's three marks take five steps by the count of x marks. oplayer's line needs
+    # three o marks and so as many x marks (x moves first): six marks, and every step
+    # makes one (a counter the invariants prove), so six steps.
     game, system, counts = tictactoe
     won = system.circuit.conj([system.terminal, system.goals[role][100]])
     reached = lambda state: game.is_terminal(state) and game.goals(state)[role] == 100  # noqa: E731
     assert first_depth(game, reached) == steps
-    assert counts.steps_needed(won, 0, Budget(60)) == 5
+    assert counts.steps_needed(won, 0, Budget(60)) == steps
 
 
 def test_a_board_filled_two_cells_a_step_takes_three_steps():
@@ -44,3 +44,29 @@ def test_a_board_filled_two_cells_a_step_takes_three_steps():
     game, system, _, states = prover_parts(FILL_SIX)
     assert first_depth(game, game.is_terminal) == 3
     assert CountDistance(states).steps_needed(system.terminal, 0, Budget(60)) == 3
+
+
+# One role fills six blank cells one a step, and a step clock ends the game at step 4; a
+# full board would end it too, at step 6 at the earliest.
+CLOCK_OR_FULL = f"""
+(role a)
+(init (step 0))
+{" ".join(f"(init (blank {n}))" for n in range(1, 7))}
+{" ".join(f"(succ {n} {n + 1})" for n in range(4))}
+(<= (legal a (fill ?n)) (true (blank ?n)))
+(<= (next (blank ?n)) (true (blank ?n)) (not (does a (fill ?n))))
+(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+(<= open (true (blank ?n)))
+(<= terminal (true (step 4)))
+(<= terminal (not open))
+(goal a 100)
+"""
+
+
+def test_a_step_clock_tells_the_depth_and_the_least_end_holds():
+    # (step 4) is four steps in by the clock (a counter the invariants prove); the full
+    # board takes six; the bound is the lesser
+    game, system, _, states = prover_parts(CLOCK_OR_FULL)
+    assert first_depth(game, game.is_terminal) == 4
+    assert CountDistance(states).steps_needed(system.terminal, 0, Budget(60)) == 4
+

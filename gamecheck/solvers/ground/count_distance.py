@@ -22,7 +22,7 @@ import numpy as np
 
 from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.solvers.ground.count_candidates import count_features
-from gamecheck.solvers.ground.invariant_kinds import Feature
+from gamecheck.solvers.ground.invariant_kinds import Counter, Feature
 from gamecheck.solvers.ground.unroll import Unrolling
 from gamecheck.solvers.sat import holds
 
@@ -75,7 +75,7 @@ class CountDistance:
         if not self._solved(first, seen):
             return 0
         cone = {system.node_fluent.get(node) for node in system.circuit.cone([condition])}
-        best = 0
+        best = self._counter_steps(reached, budget)
         for feature in self.features:
             if cone.isdisjoint(feature.fluents):
                 continue
@@ -88,6 +88,27 @@ class CountDistance:
                 if enough is not None and best >= enough:
                     return best
         return best
+
+    def _counter_steps(self, reached: list, budget: Budget) -> int:
+        """The most steps any proved counter (its sum moves by its rate every step, as a
+        step clock's number does) tells a state satisfying `reached` is from the start."""
+        counters = self.states.invariants.counters if self.states.invariants else ()
+        moving = [counter for counter in counters if counter.rate and counter.most_steps > 0]
+        return max((self._steps_by(counter, reached, budget) for counter in moving), default=0)
+
+    def _steps_by(self, counter: Counter, reached: list, budget: Budget) -> int:
+        """How many steps into the game the counter tells every state of `reached` is."""
+        terms = [(weight, self.states.literal(lit, 0)) for weight, lit in counter.terms]
+        lowest = sum(min(weight, 0) for weight, _ in terms)
+        highest = sum(max(weight, 0) for weight, _ in terms)
+
+        def none_within(steps: int) -> bool:
+            """No state of the condition is fewer than `steps` steps into the game."""
+            last = counter.start + counter.rate * (steps - 1)
+            low, high = (lowest, last) if counter.rate > 0 else (last, highest)
+            return self._solve(terms, low, high, reached, budget) is False
+
+        return _largest(none_within, 1, counter.most_steps) if none_within(1) else 0
 
     def _need(self, reached: list, feature: Feature, sign: int, seen: list, budget: Budget) -> int:
         """How much the count must rise (sign 1) or fall (-1) from the initial state's to
