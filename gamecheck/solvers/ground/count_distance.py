@@ -30,6 +30,10 @@ QUERY_SECONDS = 1.0
 """The most one query may take: the needs and rates that bound are refuted in well under a
 second; a count of every cell of gomoku over two steps takes 9 s, and bounds no more than
 one colour's, which takes 0.4 s."""
+MOST_FLUENTS = 1024
+"""A count of more fluents is not tried: its cardinality encodings, written before a query
+and with no time limit inside, took 30 s and more on hexPie's 7,141 cell fluents (the
+boards of the corpus count up to 450: gomoku's 15 x 15 cells of two colours)."""
 MOST_WINDOW = 4
 """The longest run of steps a rate is proved for: one turn of play of up to four roles."""
 
@@ -41,7 +45,8 @@ class CountDistance:
         self.states = states
         system = states.system
         self.window = min(max(2, len(system.roles)), MOST_WINDOW)
-        distinct = {feature.fluents: feature for feature in count_features(system, {}, {})}
+        features = count_features(system, {}, {})
+        distinct = {f.fluents: f for f in features if len(f.fluents) <= MOST_FLUENTS}
         self.features = list(distinct.values())
         self._rates: dict[tuple, tuple[int, int]] = {}
         """(feature's fluents, sign, steps) -> (rate, the most sought): exact if less."""
@@ -93,7 +98,11 @@ class CountDistance:
         """The most steps any proved counter (its sum moves by its rate every step, as a
         step clock's number does) tells a state satisfying `reached` is from the start."""
         counters = self.states.invariants.counters if self.states.invariants else ()
-        moving = [counter for counter in counters if counter.rate and counter.most_steps > 0]
+        moving = [
+            counter
+            for counter in counters
+            if counter.rate and counter.most_steps > 0 and len(counter.terms) <= MOST_FLUENTS
+        ]
         return max((self._steps_by(counter, reached, budget) for counter in moving), default=0)
 
     def _steps_by(self, counter: Counter, reached: list, budget: Budget) -> int:
@@ -179,6 +188,7 @@ class CountDistance:
         """A model of a line of the free start that satisfies `known` and, if there are
         `terms`, low <= their sum <= high; False if there is none, None where QUERY_SECONDS
         end first (what is not refuted may be)."""
+        budget.check()
         states = self.states
         query = states.new_variable()
         if terms:
