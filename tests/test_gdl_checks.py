@@ -192,28 +192,16 @@ def test_does_that_no_legal_allows():
     ]
 
 
-def test_a_name_in_another_case_is_the_same_name():
-    # GDL names are case-insensitive: ?x is the variable ?X (the rule is safe), and
-    # nextrank the relation nextRank (defined, used); each is read as first written
-    assert findings_of(
-        "(nextRank 1 2)\n(<= (legal robot (go ?X)) (true (at ?x)) (nextrank ?x ?X))"
-    ) == [
-        ("warning", 2, 37, "?x is read as ?X: GDL names are case-insensitive"),
-        ("warning", 2, 43, "nextrank is read as nextRank: GDL names are case-insensitive"),
+def test_variables_differing_only_in_case():
+    assert findings_of("(<= (legal robot (go ?X)) (succ ?x ?X))") == [
+        (
+            "warning",
+            1,
+            27,
+            "variables ?X and ?x differ only in case: GDL would take them as one, "
+            "gamecheck keeps them apart",
+        ),
     ]
-
-
-def test_a_game_plays_names_in_any_case_as_one():
-    game = GdlGame.from_text(
-        "(role robot) (nextRank 1 2) (init (AT 1))\n"
-        "(<= (legal robot (go ?y)) (true (at ?x)) (nextrank ?x ?y))\n"
-        "(<= (next (at ?y)) (does robot (GO ?y)))\n"
-        "(<= terminal (true (at 2))) (goal robot 100)",
-        "case.kif",
-    )
-    state = game.initial_state()
-    assert game.legal(state, "robot") == [("go", "2")]
-    assert game.is_terminal(game.apply(state, (("go", "2"),)))
 
 
 def test_syntax_error_is_the_only_finding():

@@ -6,9 +6,8 @@ stratified by sentence form, as GGP engines accept), a breach of the recursion
 restriction, a keyword where the specification does not allow it, no role, a goal value
 outside 0..100. Warnings are legal GDL that is probably a mistake: a relation used but never
 defined (always false), one defined but never used, `(true X)` or `(does R X)` that no
-init/next or legal rule can produce, a name written in another case than first (GDL reads
-it as the same name, and so does the parser), no init/legal/goal/terminal rule at all, a
-duplicate role, legal or goal for a constant that is not a role.
+init/next or legal rule can produce, names that differ only in case, no init/legal/goal/
+terminal rule at all, a duplicate role, legal or goal for a constant that is not a role.
 
 How the specification is read here:
 - Safety, stratification and the recursion restriction are checked on the normal rules
@@ -31,6 +30,7 @@ g.kif:1:14: error: unsafe variable ?x: it appears in no positive literal of the 
 from __future__ import annotations
 
 import enum
+from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -39,7 +39,7 @@ from gamecheck.gdl.dependencies import (
     rule_strata,
     strongly_connected_components,
 )
-from gamecheck.gdl.parser import ParsedSheet, parse_sheet, read_sheet
+from gamecheck.gdl.parser import parse_rules, read_rules
 from gamecheck.gdl.syntax import (
     Atom,
     Distinct,
@@ -130,35 +130,21 @@ def is_gdl_ii(finding: Finding) -> bool:
 def lint_file(path: str) -> Lint:
     """Parse and check the rule sheet at `path`; GdlError only if the file cannot be read."""
     try:
-        sheet = read_sheet(path)
+        rules = read_rules(path)
     except GdlError as error:
         if error.position is None:
             raise
         return Lint(None, (Finding(Severity.ERROR, error.reason, error.position),))
-    return _checked(sheet, str(path))
+    return Lint(rules, tuple(check_rules(rules, str(path))))
 
 
 def lint_text(text: str, file: str = "<text>") -> Lint:
     """Parse and check a rule sheet given as text."""
     try:
-        sheet = parse_sheet(text, file)
+        rules = parse_rules(text, file)
     except GdlError as error:
         return Lint(None, (Finding(Severity.ERROR, error.reason, error.position),))
-    return _checked(sheet, file)
-
-
-def _checked(sheet: ParsedSheet, file: str) -> Lint:
-    """The findings of the checks, and a warning for each name written in another case than
-    where it first appears (read as that one, as GDL reads it)."""
-    respelled = [
-        _warning(
-            f"{respelling.written} is read as {respelling.read_as}: GDL names are case-insensitive",
-            respelling.position,
-        )
-        for respelling in sheet.respelled
-    ]
-    findings = sorted([*check_rules(sheet.rules, file), *respelled], key=_place)
-    return Lint(sheet.rules, tuple(findings))
+    return Lint(rules, tuple(check_rules(rules, file)))
 
 
 def check_rules(rules: Iterable[Rule], file: str) -> list[Finding]:
@@ -183,14 +169,11 @@ def check_rules(rules: Iterable[Rule], file: str) -> list[Finding]:
         _undefined_and_unused,
         _unreachable_true_and_does,
         _missing_keywords,
+        _case_only_differences,
     ):
         for finding in check(sheet):
             findings.setdefault((finding.position, finding.message), finding)
-    return sorted(findings.values(), key=_place)
-
-
-def _place(finding: Finding) -> tuple[int, int]:
-    return finding.position.line, finding.position.column
+    return sorted(findings.values(), key=lambda f: (f.position.line, f.position.column))
 
 
 class _Sheet:
@@ -636,3 +619,35 @@ def _missing_keywords(sheet: _Sheet) -> Iterator[Finding]:
     for keyword in ("init", "legal", "next", "terminal", "goal"):
         if keyword not in sheet.defined:
             yield _warning(f"the rule sheet has no {keyword} rule", sheet.start)
+
+
+def _case_only_differences(sheet: _Sheet) -> Iterator[Finding]:
+    """Names that GDL (case-insensitive) would take as one but gamecheck keeps apart."""
+    spellings: dict[str, dict[str, Position]] = defaultdict(dict)
+    for atom in _all_atoms(sheet.rules):
+        spellings[atom.relation.lower()].setdefault(atom.relation, atom.position)
+    for term, position in _terms_with_positions(sheet.rules):
+        for sub in _subterms(term):
+            name = relation_of(sub)
+            if not name.startswith("?"):
+                spellings[name.lower()].setdefault(name, position)
+    for rule in sheet.rules:
+        seen: dict[str, str] = {}
+        for literal in (rule.head, *rule.body):
+            for var in literal_variables(literal):
+                other = seen.setdefault(var.lower(), var)
+                if other != var:
+                    yield _warning(
+                        f"variables {other} and {var} differ only in case: GDL would take them "
+                        "as one, gamecheck keeps them apart",
+                        literal.position or rule.position,
+                    )
+    for names in spellings.values():
+        if len(names) > 1:
+            (first, _), *others = names.items()
+            for name, position in others:
+                yield _warning(
+                    f"{first} and {name} differ only in case: GDL would take them as one, "
+                    "gamecheck keeps them apart",
+                    position,
+                )

@@ -10,16 +10,6 @@ Reading happens in two passes: `_read_forms` turns the text into nested lists of
 positions (comments start with `;` and run to the end of the line), then `_Converter` turns
 each top-level form into a `Rule`. The first problem raises a GdlError naming file, line and
 column.
-
-GDL names are case-insensitive: keywords are read in lower case, and every other name as it
-is first written in the sheet, so that `nextrank` after `nextRank` is the same relation (and
-`?X` after `?x` the same variable); `parse_sheet` tells which names were read so.
-
->>> sheet = parse_sheet("(succ 1 2) (<= (next (p ?x)) (SUCC ?X ?y) (true (P ?y)))")
->>> str(sheet.rules[1])
-'(<= (next (p ?x)) (succ ?x ?y) (true (p ?y)))'
->>> [(respelling.written, respelling.read_as) for respelling in sheet.respelled]
-[('SUCC', 'succ'), ('?X', '?x'), ('P', 'p')]
 """
 
 from __future__ import annotations
@@ -62,56 +52,24 @@ class _List:
     position: Position
 
 
-@dataclass(frozen=True)
-class Respelling:
-    """A name written other than where it first appears, read as first written."""
-
-    written: str
-    read_as: str
-    position: Position
-    """Where it is first written so."""
-
-
-@dataclass(frozen=True)
-class ParsedSheet:
-    rules: tuple[Rule, ...]
-    respelled: tuple[Respelling, ...]
-
-
 def read_rules(path: str | Path) -> tuple[Rule, ...]:
     """The rules of the rule sheet at `path` (at most files.MAX_INPUT_BYTES); GdlError if it
     cannot be read or parsed."""
-    return read_sheet(path).rules
-
-
-def read_sheet(path: str | Path) -> ParsedSheet:
-    """`read_rules`, with the names read in another case than written."""
     try:
         text = read_text(path)
     except GamecheckError as error:
         raise GdlError(str(error)) from None
-    return parse_sheet(text, str(path))
+    return parse_rules(text, str(path))
 
 
 def parse_rules(text: str, file: str = "<text>") -> tuple[Rule, ...]:
     """The rules of a rule sheet given as text; `file` names it in positions."""
-    return parse_sheet(text, file).rules
-
-
-def parse_sheet(text: str, file: str = "<text>") -> ParsedSheet:
-    """`parse_rules`, with the names read in another case than written."""
-    respelled: list[Respelling] = []
     converter = _Converter()
-    rules = tuple(converter.rule(form) for form in _read_forms(text, file, respelled))
-    return ParsedSheet(rules, tuple(respelled))
+    return tuple(converter.rule(form) for form in _read_forms(text, file))
 
 
-def _read_forms(text: str, file: str, respelled: list[Respelling]) -> list[_Symbol | _List]:
-    """The top-level forms of the text: symbols and nested lists, with positions. Every name
-    is read as first written in any case (keywords in lower case); the first place of each
-    other spelling joins `respelled`."""
-    spellings = {word: word for word in _RESERVED}  # lower case -> as first written
-    written: set[str] = set()
+def _read_forms(text: str, file: str) -> list[_Symbol | _List]:
+    """The top-level forms of the text: symbols and nested lists, with positions."""
     top: list = []
     open_lists: list[_List] = []
     line, line_start = 1, 0
@@ -139,11 +97,9 @@ def _read_forms(text: str, file: str, respelled: list[Respelling]) -> list[_Symb
             open_lists.pop()
         else:
             word = match.group()
-            read_as = spellings.setdefault(word.lower(), word)
-            if read_as != word and word not in written and word.lower() not in _RESERVED:
-                respelled.append(Respelling(word, read_as, position))
-            written.add(word)
-            items.append(_Symbol(read_as, position))
+            if word.lower() in _RESERVED:
+                word = word.lower()
+            items.append(_Symbol(word, position))
     if open_lists:
         raise GdlError("unbalanced parenthesis: this '(' is never closed", open_lists[0].position)
     return top

@@ -12,9 +12,9 @@ checks and the reasoner work on. Every rule and literal carries the `Position` i
 from; positions never take part in equality, so rules built by hand compare equal to parsed ones.
 
 Keywords (`role`, `init`, `true`, `does`, `next`, `legal`, `goal`, `terminal`, `base`,
-`input`, `distinct`, `not`, `or`, `<=`) are read in any case and stored in lower case. GDL
-reads every other name in any case too: the parser stores each as first written in the sheet
-(gdl/parser.py), so facts print as written (`redPawn`) and names compare exactly here.
+`input`, `distinct`, `not`, `or`, `<=`) are read in any case and stored in lower case. Every
+other constant and every variable keeps its case as written and compares exactly, so facts
+print as written (`redPawn`); the checks warn when two names differ only in case.
 """
 
 from __future__ import annotations
