@@ -69,4 +69,3 @@ def test_a_step_clock_tells_the_depth_and_the_least_end_holds():
     game, system, _, states = prover_parts(CLOCK_OR_FULL)
     assert first_depth(game, game.is_terminal) == 4
     assert CountDistance(states).steps_needed(system.terminal, 0, Budget(60)) == 4
-

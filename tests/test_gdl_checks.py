@@ -198,8 +198,8 @@ def test_variables_differing_only_in_case():
             "warning",
             1,
             27,
-            "variables ?X and ?x differ only in case: GDL would take them as one, "
-            "gamecheck keeps them apart",
+            "variables ?X and ?x differ only in case: two names, as ggp-base reads them "
+            "(engines that ignore case read one)",
         ),
     ]
 

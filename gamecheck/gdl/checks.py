@@ -621,8 +621,13 @@ def _missing_keywords(sheet: _Sheet) -> Iterator[Finding]:
             yield _warning(f"the rule sheet has no {keyword} rule", sheet.start)
 
 
+APART = "two names, as ggp-base reads them (engines that ignore case read one)"
+
+
 def _case_only_differences(sheet: _Sheet) -> Iterator[Finding]:
-    """Names that GDL (case-insensitive) would take as one but gamecheck keeps apart."""
+    """Names that differ only in case: two names here, as ggp-base (the engine of the public
+    repository's games) reads them; engines that ignore case read one (wargame01's author
+    fixed its `timeOut`, used but defined as `timeout`, by respelling it: case mattered)."""
     spellings: dict[str, dict[str, Position]] = defaultdict(dict)
     for atom in _all_atoms(sheet.rules):
         spellings[atom.relation.lower()].setdefault(atom.relation, atom.position)
@@ -638,8 +643,7 @@ def _case_only_differences(sheet: _Sheet) -> Iterator[Finding]:
                 other = seen.setdefault(var.lower(), var)
                 if other != var:
                     yield _warning(
-                        f"variables {other} and {var} differ only in case: GDL would take them "
-                        "as one, gamecheck keeps them apart",
+                        f"variables {other} and {var} differ only in case: {APART}",
                         literal.position or rule.position,
                     )
     for names in spellings.values():
@@ -647,7 +651,6 @@ def _case_only_differences(sheet: _Sheet) -> Iterator[Finding]:
             (first, _), *others = names.items()
             for name, position in others:
                 yield _warning(
-                    f"{first} and {name} differ only in case: GDL would take them as one, "
-                    "gamecheck keeps them apart",
+                    f"{first} and {name} differ only in case: {APART}",
                     position,
                 )
