@@ -69,3 +69,14 @@ def test_a_step_clock_tells_the_depth_and_the_least_end_holds():
     game, system, _, states = prover_parts(CLOCK_OR_FULL)
     assert first_depth(game, game.is_terminal) == 4
     assert CountDistance(states).steps_needed(system.terminal, 0, Budget(60)) == 4
+
+
+def test_a_query_cut_by_its_time_proves_nothing(monkeypatch):
+    # every count query runs out of time (the first, which only finds a state, does not):
+    # no need and no counter is proved, so no bound is claimed
+    _, system, _, states = prover_parts((SHEETS / "tictactoe.kif").read_text())
+    counts = CountDistance(states)
+    solve = counts._solve
+    cut = lambda terms, *rest: None if terms else solve(terms, *rest)  # noqa: E731
+    monkeypatch.setattr(counts, "_solve", cut)
+    assert counts.steps_needed(system.terminal, 0, Budget(60)) is None

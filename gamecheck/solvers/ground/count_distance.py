@@ -65,7 +65,7 @@ class CountDistance:
             if steps <= above:
                 return None
             bound = steps if bound is None else min(bound, steps)
-        return bound
+        return bound if bound is not None and bound > above else None
 
     def _disjunct_steps(self, condition: int, enough: int | None, budget: Budget) -> int | None:
         """The largest bound any count proves for `condition`, or the first that reaches
@@ -73,12 +73,12 @@ class CountDistance:
         the condition seen so far (models of the queries) lies beyond the initial state's."""
         states, system = self.states, self.states.system
         reached = [states.alive(0), states.literal(condition, 0)]
-        seen = []
         first = self._solve([], 0, 0, reached, budget)
         if first is False:
             return None
-        if not self._solved(first, seen):
+        if first is None:
             return 0
+        seen = [self._state_of(first)]
         cone = {system.node_fluent.get(node) for node in system.circuit.cone([condition])}
         best = self._counter_steps(reached, budget)
         for feature in self.features:
@@ -122,28 +122,28 @@ class CountDistance:
     def _need(self, reached: list, feature: Feature, sign: int, seen: list, budget: Budget) -> int:
         """How much the count must rise (sign 1) or fall (-1) from the initial state's to
         reach any state satisfying `reached`: at most what it does to the states `seen`
-        (models found join them), 0 if it may not change at all."""
+        (models found join them), 0 if it may not change at all or that is not proved."""
         start, total = self._start(feature), len(feature.fluents)
         terms = [(1, self.states.literal(literal, 0)) for literal in feature.literals]
 
         def none_within(change: int) -> bool:
-            """No state of the condition has a count within `change` - 1 of the start's."""
+            """No state of the condition has a count within `change` - 1 of the start's
+            (False where the query's time ran out: not proved)."""
             low, high = (0, start + change - 1) if sign > 0 else (start - change + 1, total)
-            return not self._solved(self._solve(terms, low, high, reached, budget), seen)
+            found = self._solve(terms, low, high, reached, budget)
+            if found is not None and found is not False:
+                seen.append(self._state_of(found))
+            return found is False
 
         most = min(sign * (_count(state, feature) - start) for state in seen)
         if not none_within(1):
             return 0
         return _largest(none_within, 1, most)
 
-    def _solved(self, model, seen: list) -> bool:
-        """Whether a query found a model (False where it has none, or its time ran out):
-        the state at layer 0 of one joins `seen`."""
-        if model is None or model is False:
-            return False
+    def _state_of(self, model) -> np.ndarray:
+        """The state at layer 0 of a model: a value per fluent."""
         layer = [self.states.literal(node, 0) for node in self.states.system.fluent_nodes]
-        seen.append(np.array([holds(literal, model) for literal in layer]))
-        return True
+        return np.array([holds(literal, model) for literal in layer])
 
     def _start(self, feature: Feature) -> int:
         initial = self.states.system.initial
