@@ -27,7 +27,7 @@ class ExhaustiveVerifier(Verifier):
     def __init__(self, graph: StateGraph, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.graph = graph
-        self.method = self.replays.method = EXHAUSTIVE
+        self.replays.method = EXHAUSTIVE
         self._known_rows: dict[int, np.ndarray] = {}
 
     def longest_game(self) -> Answer:

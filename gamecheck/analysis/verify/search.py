@@ -109,13 +109,11 @@ class Verifier:
         """Random playouts: a line one of them plays answers a question that asks for a
         line without a solver (it is replayed like any other)."""
         self.system: TransitionSystem = unrolling.system
-        self.method = unrolling.name
-        """What answers the questions (the backend's name), as the verification reports it."""
         self.horizon = horizon
         self.whole_budget = budget or Budget()
         self.budget = self.whole_budget
         """The budget of the question being asked."""
-        self.replays = Replays(self.system, checkers, self.method, self.budget)
+        self.replays = Replays(self.system, checkers, unrolling.name, self.budget)
         self.progress = progress
         self.conditions = Conditions(self.system)
         self.shortest_depth = 0
@@ -161,6 +159,11 @@ class Verifier:
         """Condition -> no state satisfying it is reachable in fewer steps (proved by the
         searches so far: a search asked again, in the next round or by another question,
         goes on from there)."""
+
+    @property
+    def method(self) -> str:
+        """What answers the questions (the backend's name), as the verification reports it."""
+        return self.replays.method
 
     def run(self) -> Verification:
         """Every answer; each question first gets an equal share of the time left, then
@@ -764,16 +767,16 @@ class Verifier:
             most = None if best is None else best.depth
             by_counts = self._counts.steps_needed
             counted = self._bounded(by_counts, COUNT_SHARE, COUNT_SECONDS, condition, lower, most)
-            summed = 0
-            if self.playouts is not None and (most is None or (counted or 0) < most):
+            found = counted or 0
+            if self.playouts is not None and (most is None or found < most):
                 by_sums = partial(steps_needed, self.states, self.playouts)
-                above = max(lower, counted or 0)
                 summed = self._bounded(
-                    by_sums, DISTANCE_SHARE, DISTANCE_SECONDS, condition, above, most
+                    by_sums, DISTANCE_SHARE, DISTANCE_SECONDS, condition, max(lower, found), most
                 )
+                found = max(found, summed or 0)
             if counted is not None:  # else asked again, in the next round
-                self._steps_needed[condition] = max(counted, summed or 0)
-            return max(lower, counted or 0, summed or 0)
+                self._steps_needed[condition] = found
+            return max(lower, found)
         return max(lower, self._steps_needed.get(condition, 0))
 
     def _bounded(self, bound, share: float, seconds: float, condition: int, above: int, most):
