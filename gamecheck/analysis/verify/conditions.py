@@ -4,8 +4,10 @@ checking game (a game of the reasoner, or a built-in game's own moves)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from gamecheck.models.base import Game
-from gamecheck.solvers.ground.circuit import Circuit
+from gamecheck.solvers.ground.circuit import Circuit, value
 from gamecheck.solvers.ground.transition import TransitionSystem
 
 
@@ -15,6 +17,8 @@ class Conditions:
     def __init__(self, system: TransitionSystem):
         self.system = system
         self.circuit: Circuit = system.circuit
+        self.goal_nodes = [literal for goals in system.goals for literal in goals.values()]
+        """Every role's goal literals, roles in order (the order `vector_of` reads)."""
 
     def stuck(self) -> int:
         """Some role has no legal action."""
@@ -44,6 +48,21 @@ class Conditions:
             wanted = set(wanted) if isinstance(wanted, tuple) else {wanted}
             parts.extend(lit if v in wanted else -lit for v, lit in goals.items())
         return parts
+
+    def vector_of(self, values: Sequence[bool]) -> tuple:
+        """The goal vector given the value of every goal literal (`goal_nodes`): per role
+        its value, or a tuple of the values it has if that is not exactly one."""
+        vector, start = [], 0
+        for goals in self.system.goals:
+            mine = values[start : start + len(goals)]
+            start += len(goals)
+            have = sorted(v for v, true in zip(goals, mine, strict=True) if true)
+            vector.append(have[0] if len(have) == 1 else tuple(have))
+        return tuple(vector)
+
+    def vector_at(self, values: list[bool]) -> tuple:
+        """The goal vector of a state, given every node's value there."""
+        return self.vector_of([value(values, literal) for literal in self.goal_nodes])
 
 
 def goal_values(game: Game, state) -> list[set]:

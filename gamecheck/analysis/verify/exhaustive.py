@@ -58,11 +58,10 @@ class ExhaustiveVerifier(Verifier):
         found = self._outcome_witnesses
         try:
             terminal = np.flatnonzero(self._row(self.system.terminal))
-            literals = self._goal_literals()
-            rows = self._rows(literals)[:, terminal]
+            rows = self._rows(self.conditions.goal_nodes)[:, terminal]
             _, first = np.unique(rows.T, axis=0, return_index=True)
             for column in sorted(first.tolist()):
-                vector = self._vector_of(rows[:, column].tolist())
+                vector = self.conditions.vector_of(rows[:, column].tolist())
                 if vector not in found:
                     line = self.graph.line_to(int(terminal[column]))
                     found[vector] = self.replays.checked(line, ends_with_goals(vector))

@@ -26,10 +26,10 @@ from gamecheck.analysis.verify.conditions import (
     ends_terminal,
     ends_with_different_goals,
     ends_with_goal,
-    ends_with_goals,
     goals_undefined,
     some_role_stuck,
 )
+from gamecheck.analysis.verify.outcomes import OutcomeQuestion
 from gamecheck.analysis.verify.replays import Replays
 from gamecheck.analysis.verify.results import (
     FOUND,
@@ -43,7 +43,6 @@ from gamecheck.analysis.verify.results import (
     Verification,
 )
 from gamecheck.budget import Budget, OutOfBudget
-from gamecheck.errors import CrossCheckFailure
 from gamecheck.models.base import Game
 from gamecheck.solvers.ground.circuit import TRUE, value
 from gamecheck.solvers.ground.count_distance import CountDistance
@@ -51,7 +50,7 @@ from gamecheck.solvers.ground.distance import steps_needed
 from gamecheck.solvers.ground.extension import extended_line
 from gamecheck.solvers.ground.sampling import BatchCircuit, Playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
-from gamecheck.solvers.ground.unroll import Line, OpenQuery, Unrolling
+from gamecheck.solvers.ground.unroll import Line, Unrolling
 
 INDUCTION_DEPTHS = (1, 2, 4)
 """A search for a state tries k-induction with these k, each once lines of play of k steps
@@ -87,7 +86,7 @@ TEAMS = " teams"
 """The teams question's key among the questions (no role can have this name)."""
 
 
-class Verifier:
+class Verifier(OutcomeQuestion):
     """Asks the questions of `gamecheck verify` of one unrolled transition system."""
 
     def __init__(
@@ -116,6 +115,7 @@ class Verifier:
         self.replays = Replays(self.system, checkers, unrolling.name, self.budget)
         self.progress = progress
         self.conditions = Conditions(self.system)
+        self._start_outcomes()
         self.shortest_depth = 0
         """No terminal state is reachable in fewer steps (once the shortest game is known)."""
         self._ending: Line | None = None
@@ -126,18 +126,10 @@ class Verifier:
         """The last depth any question needs: one past the deepest non-terminal state."""
         self.answers: dict[str, Answer | Outcomes] = {}
         """The answers given so far, by question (a role's name: its earliest win)."""
-        self._outcome_lines = 0
-        """How many of them the outcomes have looked at (`_replayed_outcomes`)."""
         self._nonterminal: dict[int, Line | None] = {}
         """Depth -> a line of play to a non-terminal state that deep (None: none is)."""
         self.ends_within: int | None = None
         """Every game ends within this many steps, beyond the horizon (by the invariants)."""
-        self._outcome_witnesses: dict[tuple, tuple] = {}
-        """The goal vectors found so far, each with its line of play (kept between rounds)."""
-        self._outcome_query: OpenQuery | None = None
-        self._outcome_excluded: set[tuple] = set()
-        self._deepest_extended = False
-        """Whether the outcomes were sought by extending the playouts' lines."""
         self._not_extended: set[int] = set()
         """Conditions for which extending the playouts' lines failed (not tried again)."""
         self._steps_needed: dict[int, int] = {}
@@ -481,28 +473,6 @@ class Verifier:
             f"after {line.depth} steps the goal values are {self._goal_sets(line)}",
         )
 
-    def outcomes(self) -> Outcomes:
-        """Every goal vector of a reachable terminal state (those found before the budget
-        ends, if it does): first those the random playouts ended with, then one per model
-        of an enumeration that excludes each vector found (and those of lines other
-        questions replayed, that end in terminal states). Before it, the playouts' lines
-        are extended to terminal states with other vectors at the deepest depth a game
-        reaches (a full board's draw: a solver from the initial state takes long to find
-        one). Complete once no state the invariants allow has another vector, the
-        enumeration finds none up to the end of the game, or k-induction proves none
-        reachable."""
-        self.progress("outcomes")
-        found = self._outcome_witnesses
-        try:
-            if self.playouts is not None and not found:
-                self._harvest_outcomes(found)
-            self._replayed_outcomes(found)
-            self._deepest_outcomes(found)
-            complete = self._no_other_outcome(found) or self._enumerate_outcomes(found)
-        except OutOfBudget:
-            complete = False
-        return Outcomes(tuple(found), tuple(found.values()), complete)
-
     def earliest_win(self, role: int) -> Answer:
         name = self.system.roles[role]
         self.progress(f"earliest win of {name}")
@@ -798,10 +768,11 @@ class Verifier:
         depths = range(lower, self._depths().stop)
         return self.playouts.find(self.system, condition, depths, self.budget)
 
-    def _inductive(self, condition: int, searched: int, untried: list[int]) -> bool:
+    def _inductive(self, condition: int, searched: int, untried: list[int] | None = None) -> bool:
         """Whether k-induction proves that no reachable state satisfies `condition`, for
-        the k of `untried` (taken out once tried) that the lines of play searched so far,
-        all shorter than `searched` steps, cover."""
+        the k of `untried` (INDUCTION_DEPTHS if not given; each taken out once tried) that
+        the lines of play searched so far, all shorter than `searched` steps, cover."""
+        untried = list(INDUCTION_DEPTHS) if untried is None else untried
         while self.states is not None and untried and untried[0] <= searched:
             k = untried.pop(0)
             try:
@@ -810,96 +781,6 @@ class Verifier:
             except OutOfBudget:
                 self.budget.check()  # only the induction's share ran out
         return False
-
-    def _harvest_outcomes(self, found: dict[tuple, tuple]) -> None:
-        """The goal vectors of the terminal states the random playouts ended in."""
-        endings = self.playouts.endings(self.system, self._goal_literals(), self.budget)
-        for values, line in endings.items():
-            vector = self._vector_of(values)
-            found.setdefault(vector, self.replays.checked(line, ends_with_goals(vector)))
-
-    def _replayed_outcomes(self, found: dict[tuple, tuple]) -> None:
-        """Add the goal vectors of the lines other questions replayed that end in a
-        terminal state (the longest game's, which random playouts seldom reach)."""
-        for line in list(self.replays.lines)[self._outcome_lines :]:
-            values = self.system.evaluate(self._final_state(line))  # OutOfBudget: next round
-            if value(values, self.system.terminal):
-                vector = self._vector_at(values)
-                if vector not in found:
-                    found[vector] = self.replays.checked(line, ends_with_goals(vector))
-            self._outcome_lines += 1
-
-    def _deepest_outcomes(self, found: dict[tuple, tuple]) -> None:
-        """Add the goal vectors of terminal states at the deepest depth a game reaches
-        that extending the playouts' lines finds, each excluding those found (once)."""
-        if self._deepest_extended or not self._complete():
-            return
-        self._deepest_extended = True
-        while True:
-            line = self._extended(self._other_outcome(found), self.deepest)
-            if line is None:
-                return
-            vector = self._goal_vector(line)
-            if vector in found:
-                raise CrossCheckFailure(f"{self.method} found goal vector {vector} twice")
-            found[vector] = self.replays.checked(line, ends_with_goals(vector))
-
-    def _other_outcome(self, found: dict[tuple, tuple]) -> int:
-        """A terminal state with a goal vector not in `found`."""
-        others = [-self.conditions.goals_equal(vector) for vector in found]
-        return self.system.circuit.conj([self.system.terminal, *others])
-
-    def _no_other_outcome(self, found: dict[tuple, tuple], searched: int = 0) -> bool:
-        """Whether no state the invariants allow is terminal with a goal vector not in
-        `found`, or (lines of play shorter than `searched` steps having found none) that
-        k-induction proves none such reachable."""
-        if self.states is None:
-            return False
-        condition = self._other_outcome(found)
-        return self._impossible(condition) or self._inductive(
-            condition, searched, list(INDUCTION_DEPTHS)
-        )
-
-    def _enumerate_outcomes(self, found: dict[tuple, tuple]) -> bool:
-        """Add the goal vector of every line of play to a terminal state up to the deepest
-        depth, one model at a time; whether that proves the set complete."""
-        query = self._open_outcome_query()
-        while True:
-            for vector in found.keys() - self._outcome_excluded:
-                query.exclude(self.conditions.goal_literals(vector))
-                self._outcome_excluded.add(vector)
-            result = query.next(self.budget)
-            if result is None:
-                break
-            line, values = result
-            vector = self._vector_of(values)
-            if vector in found:
-                raise CrossCheckFailure(f"{self.unrolling.name} found goal vector {vector} twice")
-            found[vector] = self.replays.checked(line, ends_with_goals(vector))
-            self._keep(self.system.terminal, line)
-        query.close()
-        self._outcome_query = None
-        return self._complete() or self._no_other_outcome(found, searched=self._depths().stop)
-
-    def _open_outcome_query(self) -> OpenQuery:
-        """The enumeration's query over every depth a terminal state may lie at, reused
-        between rounds while those depths stay the same."""
-        depths = list(range(self.shortest_depth, self._depths().stop))
-        query = self._outcome_query
-        if query is not None and query.depths != depths:
-            query.close()
-            query = None
-        if query is None:
-            self._outcome_excluded = set()
-            query = OpenQuery(
-                self.unrolling,
-                self.system.terminal,
-                depths,
-                self.budget,
-                watched=self._goal_literals(),
-            )
-            self._outcome_query = query
-        return query
 
     def _complete(self) -> bool:
         return self.deepest is not None and self.deepest < self.horizon
@@ -922,27 +803,7 @@ class Verifier:
         return self._stepper.run(self.system, line.steps, self.budget)
 
     def _goal_vector(self, line: Line) -> tuple:
-        return self._vector_at(self.system.evaluate(self._final_state(line)))
-
-    def _vector_at(self, values: list[bool]) -> tuple:
-        """The goal vector of a state, given every node's value there."""
-        return self._vector_of([value(values, literal) for literal in self._goal_literals()])
-
-    def _goal_literals(self) -> list[int]:
-        """Every role's goal literals, roles in order (the order `_vector_of` reads)."""
-        return [literal for goals in self.system.goals for literal in goals.values()]
-
-    def _vector_of(self, values: Sequence[bool]) -> tuple:
-        """The goal vector given the value of every goal literal (roles in order, each
-        role's values in the order of its goals): per role its value, or a tuple of the
-        values it has if that is not exactly one."""
-        vector, start = [], 0
-        for goals in self.system.goals:
-            mine = values[start : start + len(goals)]
-            start += len(goals)
-            have = sorted(v for v, true in zip(goals, mine, strict=True) if true)
-            vector.append(have[0] if len(have) == 1 else tuple(have))
-        return tuple(vector)
+        return self.conditions.vector_at(self.system.evaluate(self._final_state(line)))
 
     def _goal_sets(self, line: Line) -> str:
         vector = self._goal_vector(line)
