@@ -80,3 +80,57 @@ def test_a_query_cut_by_its_time_proves_nothing(monkeypatch):
     cut = lambda terms, *rest: None if terms else solve(terms, *rest)  # noqa: E731
     monkeypatch.setattr(counts, "_solve", cut)
     assert counts.steps_needed(system.terminal, 0, Budget(60)) is None
+
+
+# Swap2's shape: x's first step picks (no mark), then o and x take turns, o first, to mark
+# one of seven cells or pass; three marks of one role end the game, as do a full board and
+# a step clock at step 10.
+PICK_THEN_MARK = f"""
+(role x)
+(role o)
+(init (phase pick))
+(init (step 0))
+{" ".join(f"(spot {n})" for n in range(1, 8))}
+{" ".join(f"(succ {n} {n + 1})" for n in range(10))}
+(<= (legal x pick) (true (phase pick)))
+(<= (legal o noop) (true (phase pick)))
+(<= (legal ?r (mark ?n)) (true (control ?r)) (spot ?n) (not (marked ?n)))
+(<= (legal ?r pass) (true (control ?r)))
+(<= (legal ?r noop) (role ?r) (true (control ?s)) (distinct ?r ?s))
+(<= (next (control o)) (true (phase pick)))
+(<= (next (control x)) (true (control o)))
+(<= (next (control o)) (true (control x)))
+(<= (next (has ?r ?n)) (does ?r (mark ?n)))
+(<= (next (has ?r ?n)) (true (has ?r ?n)))
+(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+(<= (marked ?n) (true (has ?r ?n)))
+(<= open (spot ?n) (not (marked ?n)))
+(<= (three ?r) (true (has ?r ?a)) (true (has ?r ?b)) (true (has ?r ?c))
+    (distinct ?a ?b) (distinct ?a ?c) (distinct ?b ?c))
+(<= terminal (three ?r))
+(<= terminal (not open))
+(<= terminal (true (step 10)))
+(<= (goal ?r 100) (three ?r))
+(<= (goal ?r 0) (role ?r) (not (three ?r)))
+"""
+
+
+@pytest.mark.parametrize(("role", "steps"), [(0, 7), (1, 6)], ids=["x", "o"])
+def test_an_opening_step_that_marks_nothing_delays_every_later_mark(role, steps):
+    # Marks of one role rise by one at most in any two steps: three in five steps, were
+    # the first step a mark. It is not: in the first p steps x marks at most 0, 0, 1, 1,
+    # 2, 2 times (steps 3, 5, 7) and o at most 0, 1, 1, 2, 2, 3 (steps 2, 4, 6), so x's
+    # third mark comes at step 7 (o passing) and o's at step 6.
+    game, system, _, states = prover_parts(PICK_THEN_MARK)
+    won = system.circuit.conj([system.terminal, system.goals[role][100]])
+    reached = lambda state: game.is_terminal(state) and game.goals(state)[role] == 100  # noqa: E731
+    assert first_depth(game, reached) == steps
+    assert CountDistance(states).steps_needed(won, 0, Budget(60)) == steps
+
+
+def test_the_first_steps_bound_the_shortest_game_too():
+    # o's three marks end it first (step 6); x's take 7, a full board of seven cells 8,
+    # the clock 10
+    game, system, _, states = prover_parts(PICK_THEN_MARK)
+    assert first_depth(game, game.is_terminal) == 6
+    assert CountDistance(states).steps_needed(system.terminal, 0, Budget(60)) == 6

@@ -6,7 +6,10 @@ In gomoku a line is five stones of one colour; the board starts empty, and a col
 most one stone in any two steps (the players alternate): no line of black before step 9,
 where one step at a time (five stones, five steps) proves 5. Where the condition is a
 disjunction (a line of black, one of white, or a full board), each disjunct is bounded by
-its best count and the least of those bounds holds.
+its best count and the least of those bounds holds. The best count is then bounded in the
+first steps of a game too, from the initial state: in swap2 gomoku a step goes on picking
+colours, so black has at most three stones after seven steps and at most one more in any
+two, and no line of black comes before step 10.
 
 Counts are those the invariant search weighs (count_candidates.count_features): the fluents
 of one relation, or those with one value at one position. Needs and rates are proved by SAT
@@ -16,7 +19,7 @@ invariants: from any such state, as in distance.py, which finds weighted sums in
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -24,7 +27,7 @@ from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.solvers.ground.count_candidates import count_features
 from gamecheck.solvers.ground.invariant_kinds import Counter, Feature
 from gamecheck.solvers.ground.unroll import Unrolling
-from gamecheck.solvers.sat import holds
+from gamecheck.solvers.sat import holds, negate
 
 QUERY_SECONDS = 1.0
 """The most one query may take: the needs and rates that bound are refuted in well under a
@@ -36,6 +39,9 @@ and with no time limit inside, took 30 s and more on hexPie's 7,141 cell fluents
 boards of the corpus count up to 450: gomoku's 15 x 15 cells of two colours)."""
 MOST_WINDOW = 4
 """The longest run of steps a rate is proved for: one turn of play of up to four roles."""
+MOST_OPENING = 12
+"""The most first steps of a game a count is bounded in: swap2's opening takes six steps,
+and the bound it gives shows from the seventh."""
 
 
 class CountDistance:
@@ -50,6 +56,12 @@ class CountDistance:
         self.features = list(distinct.values())
         self._rates: dict[tuple, tuple[int, int]] = {}
         """(feature's fluents, sign, steps) -> (rate, the most sought): exact if less."""
+        self._bounds: dict[int, tuple[int | None, int | None]] = {}
+        """Disjunct -> (the `enough` it was asked with, the steps it needs: None if none)."""
+        self._cut = False
+        """Whether a query was cut by its time since the last disjunct began."""
+        self._steps_moving: dict[tuple, object] = {}
+        """(feature's fluents, sign, step) -> whether that step of a line moves the count."""
 
     def steps_needed(
         self, condition: int, above: int, budget: Budget, most: int | None = None
@@ -59,13 +71,28 @@ class CountDistance:
         beyond `most` (a line of play found) is sought. OutOfBudget if the budget ends."""
         bound = most
         for disjunct in self._disjuncts(condition):
-            steps = self._disjunct_steps(disjunct, bound, budget)
+            steps = self._known_steps(disjunct, bound, budget)
             if steps is None:
                 continue  # no state satisfies it
             if steps <= above:
                 return None
             bound = steps if bound is None else min(bound, steps)
         return bound if bound is not None and bound > above else None
+
+    def _known_steps(self, disjunct: int, enough: int | None, budget: Budget) -> int | None:
+        """`_disjunct_steps`, once per disjunct unless asked for more than it gave (or a
+        query was cut by its time): a run that the budget cuts keeps the disjuncts it
+        bounded, and the next round goes on from there."""
+        if disjunct in self._bounds:
+            asked, steps = self._bounds[disjunct]
+            complete = asked is None or steps is None or steps < asked
+            if complete or (enough is not None and steps >= enough):
+                return steps
+        self._cut = False
+        steps = self._disjunct_steps(disjunct, enough, budget)
+        if not self._cut:  # a query cut by its time may prove more another time
+            self._bounds[disjunct] = (enough, steps)
+        return steps
 
     def _disjunct_steps(self, condition: int, enough: int | None, budget: Budget) -> int | None:
         """The largest bound any count proves for `condition`, or the first that reaches
@@ -80,7 +107,7 @@ class CountDistance:
             return 0
         seen = [self._state_of(first)]
         cone = {system.node_fluent.get(node) for node in system.circuit.cone([condition])}
-        best = self._counter_steps(reached, budget)
+        best, tightest = self._counter_steps(reached, budget), None
         for feature in self.features:
             if cone.isdisjoint(feature.fluents):
                 continue
@@ -88,11 +115,14 @@ class CountDistance:
                 start = self._start(feature)
                 if all(sign * (_count(state, feature) - start) > 0 for state in seen):
                     need = self._need(reached, feature, sign, seen, budget)
-                    if need:
-                        best = max(best, self._steps(feature, sign, need, enough, budget))
+                    rates = self._rates_to(feature, sign, need, enough, budget) if need else []
+                    if rates and all(rates) and _fewest_steps(rates, need) > best:
+                        best, tightest = _fewest_steps(rates, need), (feature, sign, need, rates)
                 if enough is not None and best >= enough:
                     return best
-        return best
+        if tightest is None:
+            return best
+        return self._after_openings(*tightest, enough, budget)
 
     def _counter_steps(self, reached: list, budget: Budget) -> int:
         """The most steps any proved counter (its sum moves by its rate every step, as a
@@ -149,20 +179,80 @@ class CountDistance:
         initial = self.states.system.initial
         return sum(fluent in initial for fluent in feature.fluents)
 
-    def _steps(
+    def _rates_to(
         self, feature: Feature, sign: int, need: int, enough: int | None, budget: Budget
-    ) -> int:
-        """The fewest steps within which the count can change by `need` in the direction of
-        `sign`, by the most it changes in runs of 1, 2, ... window steps (proved in that
-        order, until the bound reaches `enough`). 0 where some run cannot change it at
-        all: what is never reached bounds nothing here (the invariants tell it)."""
+    ) -> list[int]:
+        """The most the count changes in the direction of `sign` in runs of 1, 2, ...
+        window steps (proved in that order, until the steps they need reach `enough`, or
+        a run cannot change it at all: what is never reached bounds nothing here, the
+        invariants tell it)."""
         rates, fewest = [], 0
         while len(rates) < self.window and (enough is None or fewest < enough):
             rates.append(self._rate(feature, sign, len(rates) + 1, need, budget))
             if not rates[-1]:
-                return 0
+                break
             fewest = _fewest_steps(rates, need)
+        return rates
+
+    def _after_openings(
+        self,
+        feature: Feature,
+        sign: int,
+        need: int,
+        rates: list[int],
+        enough: int | None,
+        budget: Budget,
+    ) -> int:
+        """The fewest steps within which the count can change by `need`, by its `rates`
+        and the most it changes in the first 1, 2, ... steps of a game: an opening that
+        spends a step on no stone, as swap2's colour pick, delays every later run."""
+        openings: list[int] = []
+        fewest = _fewest_steps(rates, need)
+        while len(openings) < min(fewest - 1, MOST_OPENING) and (enough is None or fewest < enough):
+            opening = self._opening(feature, sign, len(openings) + 1, need, rates, budget)
+            if opening is None or opening >= need:
+                break  # no line of play lasts that long, unknown, or no bound from here on
+            openings.append(opening)
+            fewest = _fewest_steps(rates, need, openings)
         return fewest
+
+    def _opening(
+        self, feature: Feature, sign: int, steps: int, need: int, rates: list[int], budget: Budget
+    ) -> int | None:
+        """The most the count changes in the direction of `sign` in the first `steps` steps
+        of a game, as bounded by the steps that change it that way at all, each by
+        rates[0] at most: the SAT query counts steps, not fluents (which it would take
+        every way to pick them to refute). `need` where a query's time runs out; None
+        where no line of play lasts `steps` steps."""
+        states = self.states
+        initial = states.system.initial
+        layer = [states.literal(node, 0) for node in states.system.fluent_nodes]
+        known = [lit if fluent in initial else negate(lit) for fluent, lit in enumerate(layer)]
+        known.append(states.alive(steps))
+        moving = [(1, self._moves(feature, sign, t)) for t in range(1, steps + 1)]
+        need = -(-need // rates[0])
+        if self._solve([], 0, 0, known, budget) is False:
+            return None
+
+        def reached(moves: int) -> bool | None:
+            found = self._solve(moving, moves, steps, known, budget)
+            return found if found is None else found is not False
+
+        return rates[0] * _largest(reached, 0, need)
+
+    def _moves(self, feature: Feature, sign: int, step: int):
+        """A solver literal: step `step` (from layer step - 1) turns one of the feature's
+        fluents on (sign 1) or off (-1)."""
+        key = (feature.fluents, sign, step)
+        if key not in self._steps_moving:
+            states = self.states
+            turned = []
+            for literal in feature.literals:
+                before, after = states.literal(literal, step - 1), states.literal(literal, step)
+                pair = [negate(before), after] if sign > 0 else [before, negate(after)]
+                turned.append(negate(states.conjunction(pair)))
+            self._steps_moving[key] = negate(states.conjunction(turned))
+        return self._steps_moving[key]
 
     def _rate(self, feature: Feature, sign: int, steps: int, need: int, budget: Budget) -> int:
         """The most the count changes in the direction of `sign` over `steps` steps from a
@@ -197,6 +287,7 @@ class CountDistance:
             return states.satisfiable([*known, query], budget.part(QUERY_SECONDS))
         except OutOfBudget:
             budget.check()  # only the query's time ran out
+            self._cut = True
             return None
         finally:
             states.add_clause([-query])
@@ -221,16 +312,19 @@ def _count(state: np.ndarray, feature: Feature) -> int:
     return int(state[list(feature.fluents)].sum())
 
 
-def _fewest_steps(rates: list[int], need: int) -> int:
+def _fewest_steps(rates: list[int], need: int, openings: Sequence[int] = ()) -> int:
     """The fewest steps within which a count changes by `need`, if it changes by at most
-    rates[k - 1] in any k steps (a run of steps splits into runs of at most len(rates))."""
+    rates[k - 1] in any k steps (a run of steps splits into runs of at most len(rates)),
+    and by at most openings[p - 1] in the first p steps of a game."""
     most_within = [0]  # the most the count changes within t steps
-    while most_within[-1] < need:
-        t = len(most_within)
-        runs = range(1, min(len(rates), t) + 1)
-        changes = [rates[k - 1] + most_within[t - k] for k in runs]
+    while True:
+        t = len(most_within) - 1
+        after = [opening + most_within[t - p] for p, opening in enumerate(openings[:t], 1)]
+        if min([most_within[t], *after]) >= need:
+            return t
+        runs = range(1, min(len(rates), t + 1) + 1)
+        changes = [rates[k - 1] + most_within[t + 1 - k] for k in runs]
         most_within.append(max(most_within[-1], min(changes)))
-    return len(most_within) - 1
 
 
 def _largest(holds: Callable[[int], bool | None], low: int, high: int) -> int:
