@@ -20,6 +20,7 @@ invariants: from any such state, as in distance.py, which finds weighted sums in
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cached_property
 
 import numpy as np
 
@@ -170,10 +171,14 @@ class CountDistance:
             return 0
         return _largest(none_within, 1, most)
 
+    @cached_property
+    def _first_layer(self) -> list:
+        """The solver literal of every fluent at layer 0."""
+        return [self.states.literal(node, 0) for node in self.states.system.fluent_nodes]
+
     def _state_of(self, model) -> np.ndarray:
         """The state at layer 0 of a model: a value per fluent."""
-        layer = [self.states.literal(node, 0) for node in self.states.system.fluent_nodes]
-        return np.array([holds(literal, model) for literal in layer])
+        return np.array([holds(literal, model) for literal in self._first_layer])
 
     def _start(self, feature: Feature) -> int:
         initial = self.states.system.initial
@@ -226,7 +231,7 @@ class CountDistance:
         where no line of play lasts `steps` steps."""
         states = self.states
         initial = states.system.initial
-        layer = [states.literal(node, 0) for node in states.system.fluent_nodes]
+        layer = self._first_layer
         known = [lit if fluent in initial else negate(lit) for fluent, lit in enumerate(layer)]
         known.append(states.alive(steps))
         moving = [(1, self._moves(feature, sign, t)) for t in range(1, steps + 1)]
