@@ -117,8 +117,9 @@ class CountDistance:
                 if all(sign * (_count(state, feature) - start) > 0 for state in seen):
                     need = self._need(reached, feature, sign, seen, budget)
                     rates = self._rates_to(feature, sign, need, enough, budget) if need else []
-                    if rates and all(rates) and _fewest_steps(rates, need) > best:
-                        best, tightest = _fewest_steps(rates, need), (feature, sign, need, rates)
+                    fewest = _fewest_steps(rates, need) if rates and all(rates) else 0
+                    if fewest > best:
+                        best, tightest = fewest, (feature, sign, need, rates)
                 if enough is not None and best >= enough:
                     return best
         if tightest is None:
@@ -176,6 +177,13 @@ class CountDistance:
         """The solver literal of every fluent at layer 0."""
         return [self.states.literal(node, 0) for node in self.states.system.fluent_nodes]
 
+    @cached_property
+    def _initial_state(self) -> list:
+        """Solver literals that make layer 0 the initial state."""
+        initial = self.states.system.initial
+        layer = enumerate(self._first_layer)
+        return [lit if fluent in initial else negate(lit) for fluent, lit in layer]
+
     def _state_of(self, model) -> np.ndarray:
         """The state at layer 0 of a model: a value per fluent."""
         return np.array([holds(literal, model) for literal in self._first_layer])
@@ -229,21 +237,16 @@ class CountDistance:
         rates[0] at most: the SAT query counts steps, not fluents (which it would take
         every way to pick them to refute). `need` where a query's time runs out; None
         where no line of play lasts `steps` steps."""
-        states = self.states
-        initial = states.system.initial
-        layer = self._first_layer
-        known = [lit if fluent in initial else negate(lit) for fluent, lit in enumerate(layer)]
-        known.append(states.alive(steps))
-        moving = [(1, self._moves(feature, sign, t)) for t in range(1, steps + 1)]
-        need = -(-need // rates[0])
+        known = [*self._initial_state, self.states.alive(steps)]
         if self._solve([], 0, 0, known, budget) is False:
             return None
+        moving = [(1, self._moves(feature, sign, t)) for t in range(1, steps + 1)]
 
         def reached(moves: int) -> bool | None:
             found = self._solve(moving, moves, steps, known, budget)
             return found if found is None else found is not False
 
-        return rates[0] * _largest(reached, 0, need)
+        return rates[0] * _largest(reached, 0, -(-need // rates[0]))
 
     def _moves(self, feature: Feature, sign: int, step: int):
         """A solver literal: step `step` (from layer step - 1) turns one of the feature's
@@ -251,12 +254,11 @@ class CountDistance:
         key = (feature.fluents, sign, step)
         if key not in self._steps_moving:
             states = self.states
-            turned = []
-            for literal in feature.literals:
-                before, after = states.literal(literal, step - 1), states.literal(literal, step)
-                pair = [negate(before), after] if sign > 0 else [before, negate(after)]
-                turned.append(negate(states.conjunction(pair)))
-            self._steps_moving[key] = negate(states.conjunction(turned))
+            still = [
+                negate(states.turned(literal, step, rising=sign > 0, start=step - 1))
+                for literal in feature.literals
+            ]
+            self._steps_moving[key] = negate(states.conjunction(still))
         return self._steps_moving[key]
 
     def _rate(self, feature: Feature, sign: int, steps: int, need: int, budget: Budget) -> int:

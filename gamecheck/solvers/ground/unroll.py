@@ -257,10 +257,10 @@ class Unrolling(ABC):
         """A literal equal to the AND of `literals`, with constants folded."""
         return shared_and(self._gates, literals, self._new_gate)
 
-    def turned(self, circuit_literal: int, end: int, *, rising: bool) -> Lit:
-        """The circuit literal is false at layer 0 and true at layer `end` (rising), or true
-        and then false (falling)."""
-        before, after = self.literal(circuit_literal, 0), self.literal(circuit_literal, end)
+    def turned(self, circuit_literal: int, end: int, *, rising: bool, start: int = 0) -> Lit:
+        """The circuit literal is false at layer `start` and true at layer `end` (rising),
+        or true and then false (falling)."""
+        before, after = self.literal(circuit_literal, start), self.literal(circuit_literal, end)
         if rising:
             return self.conjunction([negate(before), after])
         return self.conjunction([before, negate(after)])
