@@ -179,10 +179,7 @@ class CountDistance:
 
     @cached_property
     def _initial_state(self) -> list:
-        """Solver literals that make layer 0 the initial state."""
-        initial = self.states.system.initial
-        layer = enumerate(self._first_layer)
-        return [lit if fluent in initial else negate(lit) for fluent, lit in layer]
+        return self.states.initial_state()
 
     def _state_of(self, model) -> np.ndarray:
         """The state at layer 0 of a model: a value per fluent."""

@@ -312,7 +312,7 @@ class Induction:
 
     def _holding_initially(self, counter: Counter, budget: Budget) -> bool:
         """Whether what the counter is holding holds in the initial state."""
-        initial = self._initial_state()
+        initial = self.unrolling.initial_state()
         return all(
             self.unrolling.satisfiable(
                 [*initial, negate(self.unrolling.literal(held.literal, 0))], budget
@@ -373,19 +373,11 @@ class Induction:
             assumptions += [unrolling.literal(invariant.literal, t) for t in range(k + 2)]
         if self.cases.satisfiable(assumptions, k, budget) is not False:
             return None
-        initial = self._initial_state()
+        initial = self.unrolling.initial_state()
         return all(
             unrolling.satisfiable([*initial, unrolling.alive(t + 1), broken(t)], budget) is False
             for t in range(k)
         )
-
-    def _initial_state(self) -> list[Lit]:
-        """Assumptions that make layer 0 the initial state."""
-        initial = self.system.initial
-        return [
-            self.unrolling.literal(node if index in initial else -node, 0)
-            for index, node in enumerate(self.system.fluent_nodes)
-        ]
 
     def _unsampled(self, counter: Counter, t: int) -> Lit:
         """A solver literal: the step from layer t changes the counter's features in none

@@ -449,6 +449,14 @@ class Unrolling(ABC):
     def does(self, role: int, action: int, t: int) -> Lit:
         return self._node(self.system.action_nodes[role][action], t)
 
+    def initial_state(self) -> list[Lit]:
+        """Assumptions that make layer 0 the initial state (on a free start)."""
+        initial = self.system.initial
+        return [
+            self.literal(node if index in initial else -node, 0)
+            for index, node in enumerate(self.system.fluent_nodes)
+        ]
+
     def alive(self, t: int) -> Lit:
         """Whether the line of play reaches layer t (constrains the steps before t)."""
         while len(self._alive) <= t:
