@@ -31,6 +31,7 @@ from gamecheck.gdl.demand import demand
 from gamecheck.gdl.dependencies import DependencyGraph, relevant_rules
 from gamecheck.gdl.syntax import KEYWORDS, Atom, GdlError, Rule, normal_rules, unnegated
 from gamecheck.gdl.terms import Term, term_text
+from gamecheck.gdl.uniform import drop_uniform_arguments, types_of
 
 STATIC, STATE, MOVE = "static", "state", "move"
 MAX_STATIC_FACTS = 5_000_000
@@ -53,6 +54,7 @@ class Reasoner:
         self.static_model = self.program.evaluate(
             {}, self._phase_components[STATIC], budget=budget, max_facts=MAX_STATIC_FACTS
         )
+        normal = self._without_uniform_arguments(normal)
         self._states: OrderedDict[frozenset, tuple[Model, dict[str, tuple]]] = OrderedDict()
         """Recent states: their model and the legal actions found so far, per role."""
         self.budget: Budget | None = budget
@@ -71,6 +73,19 @@ class Reasoner:
         for component in graph.components:
             phases[_phase(graph, component)].append(component)
         return program, phases
+
+    def _without_uniform_arguments(self, normal: list[Rule]) -> list[Rule]:
+        """The rules with the uniform arguments of their state and move relations dropped
+        (gdl/uniform.py), and compiled again where there are any: ruleDepthExponential's
+        prereq20 would have 2^20 facts a state."""
+        static = set().union(*self._phase_components[STATIC])
+        changing = [rule for rule in normal if rule.head.relation not in static]
+        shortened = drop_uniform_arguments(changing, types_of(self.static_model))
+        if shortened == changing:
+            return normal
+        normal = [rule for rule in normal if rule.head.relation in static] + shortened
+        self.program, self._phase_components = self._compiled(normal)
+        return normal
 
     def _choose(self, demanded: list[Rule]) -> None:
         """Evaluate states with the demand-guarded rules where that takes less work on the

@@ -4,7 +4,9 @@
 1. normalise the rules (`or` expanded), drop those of relations that no output, `init`
    or `role` depends on, and split long bodies (gdl/split.py), so that variables local to
    a part of a body are projected away before the join;
-2. evaluate the static relations (those depending on neither `true` nor `does`) exactly;
+2. evaluate the static relations (those depending on neither `true` nor `does`) exactly,
+   and drop the arguments that a dynamic relation holds of every value of a type alike
+   (gdl/uniform.py: ruleDepthExponential's 2^20 bit strings that all mean one thing);
 3. over-approximate what can ever hold: evaluate the rules without their dynamic negations,
    with every `init` and `next` fact taken as true and every `legal` action as done (the
    relaxed game, reachable from the initial state), each dynamic rule with its non-head
@@ -45,6 +47,7 @@ from gamecheck.gdl.dependencies import (
 from gamecheck.gdl.split import split_rules, unfoldable, variable_eliminations
 from gamecheck.gdl.syntax import Atom, Distinct, Not, Rule, is_variable, normal_rules, unnegated
 from gamecheck.gdl.terms import Term, term_text
+from gamecheck.gdl.uniform import drop_uniform_arguments, types_of
 from gamecheck.solvers.ground.action_sets import GroundLiteral, shorten_action_disjunctions
 from gamecheck.solvers.ground.circuit import FALSE, Circuit
 from gamecheck.solvers.ground.transition import TransitionSystem
@@ -86,6 +89,7 @@ def ground(
     static_program = Program(normal, [c for c in graph.components if c <= static])
     static_model = static_program.evaluate({}, budget=budget, max_facts=max_facts)
     dynamic_rules = [rule for rule in normal if rule.head.relation not in static]
+    dynamic_rules = drop_uniform_arguments(dynamic_rules, types_of(static_model))
     pieces = variable_eliminations(dynamic_rules, unfoldable(normal, static))
     asked = demand([piece for parts in pieces for piece in parts], set(OUTPUTS))
     eliminations = [
