@@ -144,7 +144,7 @@ def _free_domain(
             continue
         if not isinstance(literal, Atom):
             return None
-        if literal.relation in types:
+        if literal.relation in types and literal.args == (variable,):
             allowed.append(types[literal.relation])
             continue
         for index, arg in enumerate(literal.args):
@@ -232,7 +232,13 @@ def _dropped_variables(rule: Rule, domains: Domains) -> Iterator[str]:
 
 
 def _type_test(literal, types: Mapping[str, frozenset]) -> bool:
-    return isinstance(literal, Atom) and literal.relation in types
+    """Whether the literal tests one variable against a type."""
+    return (
+        isinstance(literal, Atom)
+        and literal.relation in types
+        and len(literal.args) == 1
+        and is_variable(literal.args[0])
+    )
 
 
 def _within(atom: Atom, domains: Domains) -> bool:
