@@ -34,6 +34,10 @@ QUERY_SECONDS = 1.0
 """The most one query may take: the needs and rates that bound are refuted in well under a
 second; a count of every cell of gomoku over two steps takes 9 s, and bounds no more than
 one colour's, which takes 0.4 s."""
+MOST_RATE_SECONDS = 4.0
+"""A rate's query cut by its time is asked again the next time the rate is needed, with
+twice the time, up to this (then the rate is taken as unbounded): a rate serves every
+condition its count bounds."""
 MOST_FLUENTS = 1024
 """A count of more fluents is not tried: its cardinality encodings, written before a query
 and with no time limit inside, took 30 s and more on hexPie's 7,141 cell fluents (the
@@ -57,6 +61,8 @@ class CountDistance:
         self.features = list(distinct.values())
         self._rates: dict[tuple, tuple[int, int]] = {}
         """(feature's fluents, sign, steps) -> (rate, the most sought): exact if less."""
+        self._rate_seconds: dict[tuple, float] = {}
+        """(feature's fluents, sign, steps) -> the time its next query may take."""
         self._bounds: dict[int, tuple[int | None, int | None]] = {}
         """Disjunct -> (the `enough` it was asked with, the steps it needs: None if none)."""
         self._cut = False
@@ -71,14 +77,33 @@ class CountDistance:
         circuit literal) that the counts prove, if more than `above`; else None. No bound
         beyond `most` (a line of play found) is sought. OutOfBudget if the budget ends."""
         bound = most
-        for disjunct in self._disjuncts(condition):
+        floors = {
+            disjunct: self._floor(conjuncts) for disjunct, conjuncts in self._disjuncts(condition)
+        }
+        for disjunct in sorted(floors, key=lambda d: -1 if floors[d] is None else floors[d]):
+            if floors[disjunct] is None or (bound is not None and floors[disjunct] >= bound):
+                continue  # no state satisfies it, or none sooner than the bound so far
             steps = self._known_steps(disjunct, bound, budget)
             if steps is None:
-                continue  # no state satisfies it
+                continue
+            steps = max(steps, floors[disjunct])
             if steps <= above:
                 return None
             bound = steps if bound is None else min(bound, steps)
         return bound if bound is not None and bound > above else None
+
+    def _floor(self, conjuncts: list[int]) -> int | None:
+        """The most steps the bounds known of the conjuncts of a disjunct tell (each holds
+        wherever it does: the earliest wins' goal and a line of black need no fewer steps
+        than the shortest game's line of black); None where one holds in no state."""
+        floor = 0
+        for conjunct in conjuncts:
+            if conjunct in self._bounds:
+                steps = self._bounds[conjunct][1]
+                if steps is None:
+                    return None
+                floor = max(floor, steps)
+        return floor
 
     def _known_steps(self, disjunct: int, enough: int | None, budget: Budget) -> int | None:
         """`_disjunct_steps`, once per disjunct unless asked for more than it gave (or a
@@ -269,18 +294,28 @@ class CountDistance:
             falls = [states.turned(lit, steps, rising=sign < 0) for lit in feature.literals]
             terms = [(1, lit) for lit in rises] + [(-1, lit) for lit in falls]
             alive = [states.alive(steps)]
+            seconds = self._rate_seconds.get(key, QUERY_SECONDS)
+            cut = False
 
             def reached(change: int) -> bool | None:
-                found = self._solve(terms, change, len(rises), alive, budget)
+                nonlocal cut
+                found = self._solve(terms, change, len(rises), alive, budget, seconds)
+                cut = cut or found is None
                 return found if found is None else found is not False
 
-            rate, sought = _largest(reached, rate, need), need
+            largest = _largest(reached, rate, need)
+            if cut and seconds < MOST_RATE_SECONDS:  # asked again with more time
+                self._rate_seconds[key] = min(2 * seconds, MOST_RATE_SECONDS)
+                return need
+            rate, sought = largest, need
             self._rates[key] = rate, sought
         return min(rate, need)
 
-    def _solve(self, terms, low: int, high: int, known: list, budget: Budget):
+    def _solve(
+        self, terms, low: int, high: int, known: list, budget: Budget, seconds=QUERY_SECONDS
+    ):
         """A model of a line of the free start that satisfies `known` and, if there are
-        `terms`, low <= their sum <= high; False if there is none, None where QUERY_SECONDS
+        `terms`, low <= their sum <= high; False if there is none, None where `seconds`
         end first (what is not refuted may be)."""
         budget.check()
         states = self.states
@@ -288,7 +323,7 @@ class CountDistance:
         if terms:
             states.add_linear(terms, low, high, condition=query)
         try:
-            return states.satisfiable([*known, query], budget.part(QUERY_SECONDS))
+            return states.satisfiable([*known, query], budget.part(seconds))
         except OutOfBudget:
             budget.check()  # only the query's time ran out
             self._cut = True
@@ -296,19 +331,23 @@ class CountDistance:
         finally:
             states.add_clause([-query])
 
-    def _disjuncts(self, condition: int) -> list[int]:
-        """`condition` as a disjunction: an OR's children, or an AND with an OR among its
-        children distributed over that OR; else the condition alone."""
+    def _disjuncts(self, condition: int) -> list[tuple[int, list[int]]]:
+        """`condition` as a disjunction, each disjunct with its conjuncts: an OR's children,
+        or an AND with an OR among its children distributed over that OR; else the
+        condition alone."""
         circuit = self.states.system.circuit
         if condition < 0 and not circuit.is_input(-condition):
-            return [-child for child in circuit.children[-condition]]
+            return [(-child, [-child]) for child in circuit.children[-condition]]
         if condition > 0 and not circuit.is_input(condition):
             children = circuit.children[condition]
             for child in children:
                 if child < 0 and not circuit.is_input(-child):
                     rest = [other for other in children if other != child]
-                    return [circuit.conj([*rest, -part]) for part in circuit.children[-child]]
-        return [condition]
+                    return [
+                        (circuit.conj([*rest, -part]), [*rest, -part])
+                        for part in circuit.children[-child]
+                    ]
+        return [(condition, [condition])]
 
 
 def _count(state: np.ndarray, feature: Feature) -> int:
