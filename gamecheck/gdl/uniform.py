@@ -144,8 +144,9 @@ def _free_domain(
             continue
         if not isinstance(literal, Atom):
             return None
-        if literal.relation in types and literal.args == (variable,):
-            allowed.append(types[literal.relation])
+        tested = _type_test(literal, types)
+        if tested is not None and tested[0] == variable:
+            allowed.append(tested[1])
             continue
         for index, arg in enumerate(literal.args):
             if arg == variable:
@@ -186,13 +187,8 @@ def _typed_within(
     variable: str, body: Sequence, types: Mapping[str, frozenset], domain: frozenset
 ) -> bool:
     """Whether a type test in `body` keeps `variable` within `domain`."""
-    return any(
-        isinstance(literal, Atom)
-        and literal.args == (variable,)
-        and literal.relation in types
-        and types[literal.relation] <= domain
-        for literal in body
-    )
+    tests = (_type_test(literal, types) for literal in body)
+    return any(test is not None and test[0] == variable and test[1] <= domain for test in tests)
 
 
 def _without(rule: Rule, domains: Domains, types: Mapping[str, frozenset]) -> Rule:
@@ -213,12 +209,12 @@ def _without(rule: Rule, domains: Domains, types: Mapping[str, frozenset]) -> Ru
             shorter = _shortened(atom, domains)
             body.append(shorter if literal is atom else Not(shorter, literal.position))
     dropped = set(_dropped_variables(rule, domains))
-    needed = [literal for literal in (head, *body) if not _type_test(literal, types)]
+    needed = [literal for literal in (head, *body) if _type_test(literal, types) is None]
     dropped -= {name for literal in needed for name in literal_variables(literal)}
     kept = [
         literal
         for literal in body
-        if not (_type_test(literal, types) and literal.args[0] in dropped)
+        if (test := _type_test(literal, types)) is None or test[0] not in dropped
     ]
     return Rule(head, tuple(kept), rule.position)
 
@@ -231,14 +227,14 @@ def _dropped_variables(rule: Rule, domains: Domains) -> Iterator[str]:
                     yield arg
 
 
-def _type_test(literal, types: Mapping[str, frozenset]) -> bool:
-    """Whether the literal tests one variable against a type."""
-    return (
-        isinstance(literal, Atom)
-        and literal.relation in types
-        and len(literal.args) == 1
-        and is_variable(literal.args[0])
-    )
+def _type_test(literal, types: Mapping[str, frozenset]) -> tuple[str, frozenset] | None:
+    """The variable the literal tests against a type, and the type's values; None if it
+    is no such test."""
+    if isinstance(literal, Atom) and literal.relation in types and len(literal.args) == 1:
+        variable = literal.args[0]
+        if is_variable(variable):
+            return variable, types[literal.relation]
+    return None
 
 
 def _within(atom: Atom, domains: Domains) -> bool:
