@@ -479,6 +479,17 @@ class Verifier(OutcomeQuestion):
         win = self.system.goals[role].get(WIN)
         if win is None:
             return Answer(NONE, detail=f"the rules never give {name} {WIN}")
+        outcomes = self.answers.get("outcomes")
+        if (
+            isinstance(outcomes, Outcomes)
+            and outcomes.complete
+            and WIN not in {vector[role] for vector in outcomes.vectors}
+        ):
+            return Answer(
+                NONE,
+                detail=f"no reachable terminal state gives {name} {WIN} {self._bound()}: "
+                "no scoring of the complete outcome set does",
+            )
         condition = self._win_condition(role)
         ending = self._shortest_ending_first()
         lower = max(self.shortest_depth, self._none_before.get(self.system.terminal, 0))
