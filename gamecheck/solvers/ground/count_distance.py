@@ -34,10 +34,6 @@ QUERY_SECONDS = 1.0
 """The most one query may take: the needs and rates that bound are refuted in well under a
 second; a count of every cell of gomoku over two steps takes 9 s, and bounds no more than
 one colour's, which takes 0.4 s."""
-MOST_RATE_SECONDS = 4.0
-"""A rate's query cut by its time is asked again the next time the rate is needed, with
-twice the time, up to this (then the rate is taken as unbounded): a rate serves every
-condition its count bounds."""
 MOST_FLUENTS = 1024
 """A count of more fluents is not tried: its cardinality encodings, written before a query
 and with no time limit inside, took 30 s and more on hexPie's 7,141 cell fluents (the
@@ -61,8 +57,6 @@ class CountDistance:
         self.features = list(distinct.values())
         self._rates: dict[tuple, tuple[int, int]] = {}
         """(feature's fluents, sign, steps) -> (rate, the most sought): exact if less."""
-        self._rate_seconds: dict[tuple, float] = {}
-        """(feature's fluents, sign, steps) -> the time its next query may take."""
         self._bounds: dict[int, tuple[int | None, int | None]] = {}
         """Disjunct -> (the `enough` it was asked with, the steps it needs: None if none)."""
         self._cut = False
@@ -310,28 +304,18 @@ class CountDistance:
             falls = [states.turned(lit, steps, rising=sign < 0) for lit in feature.literals]
             terms = [(1, lit) for lit in rises] + [(-1, lit) for lit in falls]
             alive = [states.alive(steps)]
-            seconds = self._rate_seconds.get(key, QUERY_SECONDS)
-            cut = False
 
             def reached(change: int) -> bool | None:
-                nonlocal cut
-                found = self._solve(terms, change, len(rises), alive, budget, seconds)
-                cut = cut or found is None
+                found = self._solve(terms, change, len(rises), alive, budget)
                 return found if found is None else found is not False
 
-            largest = _largest(reached, rate, need)
-            if cut and seconds < MOST_RATE_SECONDS:  # asked again with more time
-                self._rate_seconds[key] = min(2 * seconds, MOST_RATE_SECONDS)
-                return need
-            rate, sought = largest, need
+            rate, sought = _largest(reached, rate, need), need
             self._rates[key] = rate, sought
         return min(rate, need)
 
-    def _solve(
-        self, terms, low: int, high: int, known: list, budget: Budget, seconds=QUERY_SECONDS
-    ):
+    def _solve(self, terms, low: int, high: int, known: list, budget: Budget):
         """A model of a line of the free start that satisfies `known` and, if there are
-        `terms`, low <= their sum <= high; False if there is none, None where `seconds`
+        `terms`, low <= their sum <= high; False if there is none, None where QUERY_SECONDS
         end first (what is not refuted may be)."""
         budget.check()
         states = self.states
@@ -339,7 +323,7 @@ class CountDistance:
         if terms:
             states.add_linear(terms, low, high, condition=query)
         try:
-            return states.satisfiable([*known, query], budget.part(seconds))
+            return states.satisfiable([*known, query], budget.part(QUERY_SECONDS))
         except OutOfBudget:
             budget.check()  # only the query's time ran out
             self._cut = True
