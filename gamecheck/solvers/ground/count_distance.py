@@ -61,8 +61,6 @@ class CountDistance:
         """Disjunct -> (the `enough` it was asked with, the steps it needs: None if none)."""
         self._cut = False
         """Whether a query was cut by its time since the last disjunct began."""
-        self._cones: dict[int, set] = {}
-        """Condition -> the fluents it depends on."""
         self._steps_moving: dict[tuple, object] = {}
         """(feature's fluents, sign, step) -> whether that step of a line moves the count."""
 
@@ -76,7 +74,7 @@ class CountDistance:
         floors = {
             disjunct: self._floor(conjuncts) for disjunct, conjuncts in self._disjuncts(condition)
         }
-        for disjunct in sorted(floors, key=lambda d: self._order(d, floors[d])):
+        for disjunct in sorted(floors, key=lambda d: -1 if floors[d] is None else floors[d]):
             if floors[disjunct] is None or (bound is not None and floors[disjunct] >= bound):
                 continue  # no state satisfies it, or none sooner than the bound so far
             steps = self._known_steps(disjunct, bound, budget)
@@ -87,20 +85,6 @@ class CountDistance:
                 return None
             bound = steps if bound is None else min(bound, steps)
         return bound if bound is not None and bound > above else None
-
-    def _order(self, disjunct: int, floor: int | None) -> tuple[int, int]:
-        """Disjuncts are bounded the lowest floor first, then the fewest fluents first: the
-        bound so far caps the work on the next, and what depends on fewer fluents tends to
-        come sooner (gomoku's line of one colour, 9 steps, before a full board, 225)."""
-        return (-1 if floor is None else floor, len(self._cone(disjunct)))
-
-    def _cone(self, condition: int) -> set:
-        """The fluents the condition depends on."""
-        if condition not in self._cones:
-            system = self.states.system
-            nodes = system.circuit.cone([condition])
-            self._cones[condition] = {system.node_fluent.get(node) for node in nodes} - {None}
-        return self._cones[condition]
 
     def _floor(self, conjuncts: list[int]) -> int | None:
         """The most steps the bounds known of the conjuncts of a disjunct tell (each holds
@@ -134,7 +118,7 @@ class CountDistance:
         """The largest bound any count proves for `condition`, or the first that reaches
         `enough`; None if no state satisfies it. A count is tried only where every state of
         the condition seen so far (models of the queries) lies beyond the initial state's."""
-        states = self.states
+        states, system = self.states, self.states.system
         reached = [states.alive(0), states.literal(condition, 0)]
         first = self._solve([], 0, 0, reached, budget)
         if first is False:
@@ -142,7 +126,7 @@ class CountDistance:
         if first is None:
             return 0
         seen = [self._state_of(first)]
-        cone = self._cone(condition)
+        cone = {system.node_fluent.get(node) for node in system.circuit.cone([condition])}
         best, tightest = self._counter_steps(reached, budget), None
         for feature in self.features:
             if cone.isdisjoint(feature.fluents):
