@@ -71,33 +71,14 @@ class CountDistance:
         circuit literal) that the counts prove, if more than `above`; else None. No bound
         beyond `most` (a line of play found) is sought. OutOfBudget if the budget ends."""
         bound = most
-        floors = {
-            disjunct: self._floor(conjuncts) for disjunct, conjuncts in self._disjuncts(condition)
-        }
-        for disjunct in sorted(floors, key=lambda d: -1 if floors[d] is None else floors[d]):
-            if floors[disjunct] is None or (bound is not None and floors[disjunct] >= bound):
-                continue  # no state satisfies it, or none sooner than the bound so far
+        for disjunct in self._disjuncts(condition):
             steps = self._known_steps(disjunct, bound, budget)
             if steps is None:
-                continue
-            steps = max(steps, floors[disjunct])
+                continue  # no state satisfies it
             if steps <= above:
                 return None
             bound = steps if bound is None else min(bound, steps)
         return bound if bound is not None and bound > above else None
-
-    def _floor(self, conjuncts: list[int]) -> int | None:
-        """The most steps the bounds known of the conjuncts of a disjunct tell (each holds
-        wherever it does: the earliest wins' goal and a line of black need no fewer steps
-        than the shortest game's line of black); None where one holds in no state."""
-        floor = 0
-        for conjunct in conjuncts:
-            if conjunct in self._bounds:
-                steps = self._bounds[conjunct][1]
-                if steps is None:
-                    return None
-                floor = max(floor, steps)
-        return floor
 
     def _known_steps(self, disjunct: int, enough: int | None, budget: Budget) -> int | None:
         """`_disjunct_steps`, once per disjunct unless asked for more than it gave (or a
@@ -315,23 +296,19 @@ class CountDistance:
         finally:
             states.add_clause([-query])
 
-    def _disjuncts(self, condition: int) -> list[tuple[int, list[int]]]:
-        """`condition` as a disjunction, each disjunct with its conjuncts: an OR's children,
-        or an AND with an OR among its children distributed over that OR; else the
-        condition alone."""
+    def _disjuncts(self, condition: int) -> list[int]:
+        """`condition` as a disjunction: an OR's children, or an AND with an OR among its
+        children distributed over that OR; else the condition alone."""
         circuit = self.states.system.circuit
         if condition < 0 and not circuit.is_input(-condition):
-            return [(-child, [-child]) for child in circuit.children[-condition]]
+            return [-child for child in circuit.children[-condition]]
         if condition > 0 and not circuit.is_input(condition):
             children = circuit.children[condition]
             for child in children:
                 if child < 0 and not circuit.is_input(-child):
                     rest = [other for other in children if other != child]
-                    return [
-                        (circuit.conj([*rest, -part]), [*rest, -part])
-                        for part in circuit.children[-child]
-                    ]
-        return [(condition, [condition])]
+                    return [circuit.conj([*rest, -part]) for part in circuit.children[-child]]
+        return [condition]
 
 
 def _count(state: np.ndarray, feature: Feature) -> int:
