@@ -45,6 +45,23 @@ PREPARE_THEN_MARK = """
 (goal p 100)
 """
 
+# Two players mark at once, a one of the odd cells 1, 3, 5 and b one of the even cells 2, 4,
+# 6, until no cell is blank: every step turns two blanks for good, so no game is longer than
+# 6 // 2 = 3 steps (one blank a step would allow 6), and a state t steps in has 2t marks.
+BOTH_MARK = """
+(role a) (role b)
+(init (blank 1)) (init (blank 2)) (init (blank 3))
+(init (blank 4)) (init (blank 5)) (init (blank 6))
+(mine a 1) (mine a 3) (mine a 5) (mine b 2) (mine b 4) (mine b 6)
+(<= (legal ?r (mark ?x)) (mine ?r ?x) (true (blank ?x)))
+(<= (marked ?x) (does ?r (mark ?x)))
+(<= (next (blank ?x)) (true (blank ?x)) (not (marked ?x)))
+(<= open (true (blank ?x)))
+(<= terminal (not open))
+(goal a 100)
+(goal b 100)
+"""
+
 # Two tokens race along cells 1..5 in turn, each one or two cells a move; a token on 5 ends
 # the game. No fluent turns for good (a token passes each cell) and no count of fluents
 # grows by one each step, but the sum of the tokens' cells does: the longest game is 7
@@ -169,8 +186,9 @@ def longest_by_search(text: str) -> int:
     [
         (MARK_ONE_OR_TWO, 1, 4, [0, 1, 2, 3, 4]),
         (PREPARE_THEN_MARK, 2, 7, [0, 0, 1, 1, 2, 2, 3]),
+        (BOTH_MARK, 1, 3, [0, 2, 4, 6]),
     ],
-    ids=["mark one or two", "prepare then mark"],
+    ids=["mark one or two", "prepare then mark", "both mark"],
 )
 def test_games_that_run_out_of_cells_are_ranked(text, steps, longest, least):
     invariants = invariants_of(text)
@@ -187,7 +205,11 @@ def test_a_game_that_never_runs_out_has_no_ranking():
 
 
 def test_verify_proves_the_longest_game_of_ranked_games():
-    for text, expected, bound in ((MARK_ONE_OR_TWO, 4, 4), (PREPARE_THEN_MARK, 6, 7)):
+    for text, expected, bound in (
+        (MARK_ONE_OR_TWO, 4, 4),
+        (PREPARE_THEN_MARK, 6, 7),
+        (BOTH_MARK, 3, 3),
+    ):
         assert longest_by_search(text) == expected
         for backend in ("cnf", "cpsat"):
             result = verify_game(text, backend=backend, horizon=40, exhaustive=False)

@@ -9,13 +9,16 @@ k steps from non-terminal states turn at least one of a set of monotone fluents 
 each still unturned in the initial state, they run out: with R of them, no line of play
 is longer than k(R + 1) - 1 steps, and a state t steps into the game has turned t // k of
 them. That count, like a step counter, bounds the depth of a state the invariants allow.
+Where every k steps turn m of them at least (tron's two riders each leave a wall behind
+them every step), the bound is k((R // m) + 1) - 1.
 
 Candidates come from random playouts: a fluent (or place) false in the initial state that no
 playout turns off may only rise, and one true initially that none turns on may only fall.
 Monotonicity is proved by induction from any state that satisfies the proved invariants:
 ask for a step that turns a candidate the wrong way, drop every candidate the model breaks,
 and ask again until UNSAT (as Houdini does for state invariants). Progress is one more
-UNSAT query over k steps of unchanged fluents. Where no fluent is monotone, a weighted sum
+UNSAT query over k steps of unchanged fluents; the rate m, one more for each m, over k steps
+that turn fewer than m. Where no fluent is monotone, a weighted sum
 of fluents may still rise every k steps (potential.py).
 """
 
@@ -41,6 +44,9 @@ POTENTIAL_STEPS = 2
 """A potential is sought over the first this many spans (after the monotone fluents), each
 span in turn with an equal share of the time left (the last with all of it: pawnWhopping's
 potential over 2 steps takes 19 s)."""
+RATE_SHARE = 0.25
+"""The share of the time left that the queries for a rate above one may take (the ranking
+stands with the rate proved when it ends)."""
 PLACE_PLAYOUTS = 64
 """The playouts that suggest monotone places (a place's value is computed in each state)."""
 
@@ -65,9 +71,9 @@ class _Monotonic:
 
 @dataclass(frozen=True)
 class Ranking:
-    """Every `steps` steps of play raise a measure of the state by one at least: the sum of
-    the weights of the true `terms` (weight, circuit literal), `start` in the initial state.
-    Monotone fluents give each fluent that turned weight 1 (start 0); a potential
+    """Every `steps` steps of play raise a measure of the state by `rate` at least: the sum
+    of the weights of the true `terms` (weight, circuit literal), `start` in the initial
+    state. Monotone fluents give each fluent that turned weight 1 (start 0); a potential
     (potential.py) weighs fluents as they are."""
 
     terms: tuple[tuple[int, int], ...]
@@ -76,16 +82,17 @@ class Ranking:
     """The largest the measure can be in a state the invariants allow."""
     steps: int
     description: str
+    rate: int = 1
 
     def least(self, depth: int) -> int:
         """The measure, at least, in a state `depth` steps into the game."""
-        return self.start + depth // self.steps
+        return self.start + self.rate * (depth // self.steps)
 
     @property
     def longest(self) -> int:
         """No line of play has more steps: one more block of `steps` would raise the
         measure past its largest."""
-        return self.steps * (self.most - self.start + 1) - 1
+        return self.steps * ((self.most - self.start) // self.rate + 1) - 1
 
 
 def find_ranking(
@@ -116,7 +123,8 @@ def find_ranking(
         candidates, steps = turning
         terms = tuple((1, candidate.literal) for candidate in candidates)
         most = _largest(system, terms, exclusive)
-        return Ranking(terms, 0, most, steps, _description(candidates, steps))
+        rate = prover.rate(candidates, steps, budget.part(share=RATE_SHARE))
+        return Ranking(terms, 0, most, steps, _description(candidates, steps, rate), rate)
     spans = PROGRESS_STEPS[:POTENTIAL_STEPS] if potentials else ()
     for number, steps in enumerate(spans):
         try:
@@ -249,9 +257,29 @@ class _Monotone:
         known = line_under_invariants(self.unrolling, self.proved, steps)
         return self.unrolling.satisfiable([*known, *unchanged], self.budget) is False
 
+    def rate(self, candidates: Sequence[_Monotonic], steps: int, budget: Budget) -> int:
+        """How many of the monotone `candidates` every `steps` steps from non-terminal
+        states turn true at least (they turn one, as `progress` proved): 2, 3, ... in turn,
+        up to the first that some line does not reach or the end of `budget`."""
+        unrolling = self.unrolling
+        turned = [(1, unrolling.turned(c.literal, steps, rising=True)) for c in candidates]
+        known = line_under_invariants(unrolling, self.proved, steps)
+        rate = 1
+        while rate < len(candidates):
+            fewer = unrolling.new_variable()  # at most `rate` of them turn
+            unrolling.add_linear(turned, 0, rate, condition=fewer)
+            try:
+                if unrolling.satisfiable([*known, fewer], budget) is not False:
+                    break
+            except OutOfBudget:
+                break
+            rate += 1
+        return rate
 
-def _description(turning: Sequence[_Monotonic], steps: int) -> str:
+
+def _description(turning: Sequence[_Monotonic], steps: int, rate: int) -> str:
     names = [candidate.description for candidate in turning[:3]]
     more = f" and {len(turning) - 3} more" if len(turning) > 3 else ""
     every = "every step" if steps == 1 else f"every {steps} steps"
-    return f"{every} turns one of {', '.join(names)}{more} for good"
+    count = "one" if rate == 1 else f"{rate}"
+    return f"{every} turns {count} of {', '.join(names)}{more} for good"
