@@ -195,3 +195,24 @@ def test_every_node_of_a_layer_has_its_value_along_a_line_of_play(backend, sheet
                 assert holds(literal, model) == value(values, node), (t, node)
             if joint is not None:
                 state = system.successor(state, joint)
+
+
+@pytest.mark.parametrize("backend", ["cnf", "cpsat"])
+@pytest.mark.parametrize("first", ["goals", "condition"])
+def test_a_condition_over_the_goals_reuses_their_encoding(backend, first):
+    """A query's condition built on a goal (an outcome to exclude, a win to reach) adds
+    its own gate only: the goals' gates at that layer are encoded once, whichever is asked
+    first. (In pegs the goal counts the pegs left: 35 gates of its own.)"""
+    system = ground(GdlGame.from_file("tests/data/gdl/pegs_4x4.kif").rules, "pegs")
+    goals = [literal for values in system.goals for literal in values.values()]
+    condition = system.circuit.conj([system.terminal, goals[0]])
+
+    def variables_after(nodes) -> int:
+        unrolling = make_unrolling(system, backend)
+        for node in nodes:
+            unrolling.literal(node, 3)
+        return unrolling.size()["variables"]
+
+    goals_alone = variables_after([system.terminal, *goals])
+    asked = [condition, *goals] if first == "condition" else [*goals, condition]
+    assert variables_after([system.terminal, *asked]) == goals_alone + 1

@@ -166,7 +166,11 @@ class Unrolling(ABC):
                 stack.pop()
                 continue
             inputs = [abs(child) for child in children[current]]
-            missing = [n for n in inputs if n not in layer and not self.plan.covers(n)]
+            missing = [
+                n
+                for n in inputs
+                if n not in layer and not self.plan.covers(n) and not self.plan.covers_goal(n)
+            ]
             if missing:
                 stack.extend(missing)
                 continue
