@@ -3,16 +3,24 @@ because something runs out, or because a weighted sum of fluents rises. Expected
 worked out by hand from the rules below, and the longest game is checked against an explicit
 search of the reasoner's game tree."""
 
+import itertools
+
+import numpy as np
 import pytest
 
 from gamecheck.analysis.verify.pipeline import verify_game
 from gamecheck.analysis.verify.search import Verifier
-from gamecheck.budget import OutOfBudget
+from gamecheck.budget import Budget, OutOfBudget
+from gamecheck.gdl.terms import term_text
 from gamecheck.models.sheet import GdlGame
 from gamecheck.solvers.ground import potential
+from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.induction import Induction
 from gamecheck.solvers.ground.invariants import find_invariants
+from gamecheck.solvers.ground.ranking import _Monotone, _Monotonic
+from gamecheck.solvers.ground.sampling import random_playouts
+from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
 
 # One or two of four blank cells marked each step: the blank count falls by 1 or 2, so no
 # step counter fits; every step turns a blank for good, so no game is longer than 4 steps.
@@ -169,6 +177,16 @@ def invariants_of(text: str):
     return find_invariants(ground(game.rules, "ranked"))
 
 
+def monotonic(system, literal: int) -> _Monotonic:
+    """A ranking's term as the monotone literal it was: a fluent, or a place (some or none
+    of a cell's fluents: the negation of an AND of their negations)."""
+    node = abs(literal)
+    if node in system.node_fluent:
+        return _Monotonic(literal, "", (system.node_fluent[node],), literal < 0)
+    members = tuple(system.node_fluent[abs(child)] for child in system.circuit.children[node])
+    return _Monotonic(literal, "", members, literal > 0)
+
+
 def longest_by_search(text: str) -> int:
     """The most steps of any game, by depth-first search on the reasoner."""
     game = GdlGame.from_text(text, "ranked.kif")
@@ -235,6 +253,52 @@ def test_cells_taken_for_good_rank_a_game_whose_discs_flip():
     assert 5 <= result.termination.value <= 9
     result = verify_game(FLIP_NEIGHBOURS, horizon=40, exhaustive=False)
     assert (result.longest_game.status, result.longest_game.value) == ("proved", 5)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # a pass (both play noop) changes whose turn it is only
+        (FLIP_NEIGHBOURS, {f"(cell {c} {r})" for c in (1, 2, 3) for r in "xo"}),
+        # a prepare marks no cell but makes `ready`, which a mark then clears
+        (PREPARE_THEN_MARK, {"(blank 1)", "(blank 2)", "(blank 3)"}),
+    ],
+    ids=["flip neighbours", "prepare then mark"],
+)
+@pytest.mark.parametrize("sampled", [False, True], ids=["by the solver", "sampled first"])
+def test_steps_that_turn_nothing_keep_what_they_are_proved_to_keep(text, kept, sampled):
+    """The fluents a step turning none of the ranking's monotone fluents keeps (by hand),
+    whether random lines of play rule out some first or the solver finds them all; and on
+    every reachable state, no such step changes them (a second method: the circuit's
+    successor)."""
+    system = ground(GdlGame.from_text(text, "ranked.kif").rules, "ranked")
+    invariants = find_invariants(system)
+    monotone = [monotonic(system, literal) for _, literal in invariants.ranking.terms]
+    initial = np.isin(np.arange(len(system.fluents)), sorted(system.initial))
+    assert not any(candidate.values(initial) for candidate in monotone)  # false, then rise
+    proved = [invariant.literal for invariant in invariants.state]
+    if sampled:
+        states = random_playouts(system, 16, max_steps=20, seed=3).states
+    else:
+        states = np.zeros((1, 1, len(system.fluents)), dtype=bool)  # no step to look at
+    with CnfUnrolling(system, free_start=True) as unrolling:
+        frozen = _Monotone(unrolling, proved, Budget(), states).kept_by_quiet_steps(monotone)
+    assert {term_text(system.fluents[f]) for f in frozen} == kept
+    seen, layer = set(), {frozenset(system.initial)}
+    while layer:
+        seen |= layer
+        after = set()
+        for state in layer:
+            values = system.evaluate(state)
+            if value(values, system.terminal):
+                continue
+            for joint in itertools.product(*system.legal_actions(state)):
+                successor = system.successor(state, joint)
+                later = system.evaluate(successor)
+                if not any(value(later, m.literal) > value(values, m.literal) for m in monotone):
+                    assert all((f in state) == (f in successor) for f in frozen)
+                after.add(successor)
+        layer = after - seen
 
 
 def test_a_limit_whose_proof_runs_out_of_its_time_is_left_out(monkeypatch):

@@ -247,7 +247,7 @@ def find_invariants(
                 rest = [candidate for candidate in candidates if candidate not in settled]
                 state += prover.houdini(rest, proved=state, budget=budget)
             if not counters and ranking is None:
-                ranking = find_ranking(system, unrolling, playouts, state, budget, places)
+                ranking = _ranking_afresh(system, unrolling, playouts, state, budget, places)
     except OutOfBudget:
         pass  # what was proved before the budget ended is kept
     statistics = {
@@ -282,10 +282,18 @@ def _early_ranking(system, unrolling, playouts, state, places, budget: Budget) -
     none is found (the full search comes again after them)."""
     part = budget.part(share=EARLY_RANKING_SHARE)
     try:
-        return find_ranking(system, unrolling, playouts, state, part, places, potentials=False)
+        return _ranking_afresh(system, unrolling, playouts, state, part, places, potentials=False)
     except OutOfBudget:
         budget.check()  # only the early search's share ran out
         return None
+
+
+def _ranking_afresh(system, unrolling, playouts, state, budget: Budget, places, **options):
+    """`find_ranking` in a solver of its own: the invariants' solver, after Houdini's
+    queries, took over 5 s to prove othello's places monotone, a new one 0.5 s."""
+    with unrolling.fresh_start() as fresh:
+        fresh.budget = budget
+        return find_ranking(system, fresh, playouts, state, budget, places, **options)
 
 
 def _keep_balances(

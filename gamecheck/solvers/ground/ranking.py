@@ -18,8 +18,11 @@ Monotonicity is proved by induction from any state that satisfies the proved inv
 ask for a step that turns a candidate the wrong way, drop every candidate the model breaks,
 and ask again until UNSAT (as Houdini does for state invariants). Progress is one more
 UNSAT query over k steps of unchanged fluents; the rate m, one more for each m, over k steps
-that turn fewer than m. Where no fluent is monotone, a weighted sum of fluents may still rise
-every k steps (potential.py).
+that turn fewer than m. Over k > 1 steps, the query's lines keep what a step turning none
+of the fluents is proved to keep: in othello a pass keeps the board, so the other player's
+moves are the same gates at both layers, where two copies of them took minisat 26 s. Where
+no fluent is monotone, a weighted sum of fluents may still rise every k steps
+(potential.py).
 """
 
 from __future__ import annotations
@@ -63,10 +66,17 @@ class Place:
 @dataclass(frozen=True)
 class _Monotonic:
     """A circuit literal false in the initial state that may only turn true (a fluent that
-    only falls is its negation)."""
+    only falls is its negation): some of `fluents` holds, or none does."""
 
     literal: int
     description: str
+    fluents: tuple[int, ...]
+    none: bool
+    """Whether the literal says that none of `fluents` holds (else that some does)."""
+
+    def values(self, states: np.ndarray) -> np.ndarray:
+        """The literal's value in states (... x fluent)."""
+        return states[..., list(self.fluents)].any(axis=-1) != self.none
 
 
 @dataclass(frozen=True)
@@ -111,7 +121,7 @@ def find_ranking(
     the budget ends first."""
     proved = [invariant.literal for invariant in state]
     exclusive = [invariant.exclusive for invariant in state if invariant.exclusive]
-    prover = _Monotone(unrolling, proved, budget)
+    prover = _Monotone(unrolling, proved, budget, playouts.states[:, :PLACE_PLAYOUTS])
     fluents = [prover.monotone(kind) for kind in _fluent_candidates(system, playouts)]
     options = _options(*fluents)
     turning = prover.first_progress(options)
@@ -185,7 +195,7 @@ def _fluent_candidates(system: TransitionSystem, playouts: Playouts) -> list[lis
     nodes = system.fluent_nodes
     return [
         [
-            _Monotonic(sign * nodes[f], term_text(system.fluents[f]))
+            _Monotonic(sign * nodes[f], term_text(system.fluents[f]), (f,), sign < 0)
             for f in map(int, np.flatnonzero(~turns & (initial == (sign < 0))))
         ]
         for sign, turns in ((-1, rises), (1, falls))
@@ -206,9 +216,13 @@ def _place_candidates(playouts: Playouts, places: Sequence[Place]) -> list[list[
         taken = states[:, :, members].any(axis=2)
         place_rises, place_falls = _turns(taken[:, :, None])
         if taken[0, 0] and place_falls[0] and not place_rises[0]:
-            found[0].append(_Monotonic(-place.literal, f"no {place.description}"))
+            found[0].append(
+                _Monotonic(-place.literal, f"no {place.description}", place.fluents, True)
+            )
         elif not taken[0, 0] and place_rises[0] and not place_falls[0]:
-            found[1].append(_Monotonic(place.literal, f"some {place.description}"))
+            found[1].append(
+                _Monotonic(place.literal, f"some {place.description}", place.fluents, False)
+            )
     return found
 
 
@@ -223,13 +237,28 @@ def _turns(states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rises, falls
 
 
+def _changed_quietly(states: np.ndarray, candidates: Sequence[_Monotonic]) -> np.ndarray:
+    """Per fluent: whether a step of the sampled lines (step x playout x fluent) that turns
+    none of the `candidates` changes it."""
+    values = np.stack([candidate.values(states) for candidate in candidates], axis=-1)
+    changed = np.zeros(states.shape[2], dtype=bool)
+    for t in range(len(states) - 1):
+        quiet = ~(values[t + 1] & ~values[t]).any(axis=-1)
+        changed |= (states[t] != states[t + 1])[quiet].any(axis=0)
+    return changed
+
+
 class _Monotone:
     """Steps from an arbitrary state that satisfies the proved invariants."""
 
-    def __init__(self, unrolling: Unrolling, proved: Sequence[int], budget: Budget):
+    def __init__(self, unrolling: Unrolling, proved: Sequence[int], budget: Budget, states):
         self.unrolling = unrolling
         self.proved = proved
         self.budget = budget
+        self.states = states
+        """Sampled lines of play (step x playout x fluent): what their steps change is not
+        asked of the solver."""
+        self._kept_by: dict[tuple, list[int]] = {}
 
     def monotone(self, candidates: list[_Monotonic]) -> list[_Monotonic]:
         """The largest subset of `candidates` that no step turns false."""
@@ -251,11 +280,51 @@ class _Monotone:
 
     def progress(self, candidates: Sequence[_Monotonic], steps: int) -> bool:
         """Whether every `steps` steps from non-terminal states turn one of the monotone
-        `candidates` true."""
-        turned = [self.unrolling.turned(c.literal, steps, rising=True) for c in candidates]
-        unchanged = [negate(lit) for lit in turned]
-        known = line_under_invariants(self.unrolling, self.proved, steps)
-        return self.unrolling.satisfiable([*known, *unchanged], self.budget) is False
+        `candidates` true. Over more than one step, the lines asked about keep what a step
+        that turns none of them keeps (`kept_by_quiet_steps`): othello's board, when a
+        player passes, so that the other's moves are the same gates again."""
+        frozen = self._kept(candidates) if steps > 1 else []
+        if not frozen:
+            return self._none_turned(self.unrolling, candidates, steps) is False
+        with self.unrolling.fresh_start(frozen) as unrolling:
+            unrolling.budget = self.budget
+            return self._none_turned(unrolling, candidates, steps) is False
+
+    def _none_turned(self, unrolling: Unrolling, candidates, steps: int):
+        """A model of `steps` steps from a non-terminal state that turn none of the
+        monotone `candidates`, or False."""
+        turned = [unrolling.turned(c.literal, steps, rising=True) for c in candidates]
+        known = line_under_invariants(unrolling, self.proved, steps)
+        return unrolling.satisfiable([*known, *map(negate, turned)], self.budget)
+
+    def _kept(self, candidates: Sequence[_Monotonic]) -> list[int]:
+        """`kept_by_quiet_steps`, asked once per set of candidates."""
+        key = tuple(candidates)
+        if key not in self._kept_by:
+            self._kept_by[key] = self.kept_by_quiet_steps(candidates)
+        return self._kept_by[key]
+
+    def kept_by_quiet_steps(self, candidates: Sequence[_Monotonic]) -> list[int]:
+        """The fluents that no step from a non-terminal state turning none of the monotone
+        `candidates` changes (no line that turns none changes them, then): those that no
+        such step of the sampled lines changes, and the solver finds none that does."""
+        unrolling = self.unrolling
+        known = line_under_invariants(unrolling, self.proved, 1)
+        quiet = [negate(unrolling.turned(c.literal, 1, rising=True)) for c in candidates]
+        sampled = _changed_quietly(self.states, candidates)
+        changes = {
+            f: negate(
+                unrolling.conjunction(
+                    negate(unrolling.turned(node, 1, rising=rising)) for rising in (True, False)
+                )
+            )
+            for f, node in enumerate(unrolling.system.fluent_nodes)
+            if not sampled[f]
+        }
+        known += quiet
+        return unbroken(
+            unrolling, changes, lambda some, _: unrolling.satisfiable([*known, some], self.budget)
+        )
 
     def rate(self, candidates: Sequence[_Monotonic], steps: int, budget: Budget) -> int:
         """How many of the monotone `candidates` every `steps` steps from non-terminal

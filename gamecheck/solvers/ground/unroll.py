@@ -13,7 +13,9 @@ layer in a range is alive and satisfies a condition (a circuit literal over flue
 
 With `free_start`, layer 0 is any state at all (its fluents are free variables): that is
 how invariants are proved by induction (solvers/ground/invariants.py). Proved invariants, once
-given to `use_invariants`, constrain every layer a query touches.
+given to `use_invariants`, constrain every layer a query touches. With `frozen` fluents,
+every step keeps them: a layer takes their literals from the layer before (so that what
+depends on them alone is the same gate again), and the step's `next` of each must agree.
 
 Backends supply the variables and constraints: `new_variable`, `_define_and`, `_clause`,
 `_exactly_one_if`, `_linear_if` and `_solve`; a backend that can make many variables and
@@ -63,9 +65,18 @@ class Unrolling(ABC):
 
     name: str
 
-    def __init__(self, system: TransitionSystem, *, free_start: bool = False, record: bool = False):
+    def __init__(
+        self,
+        system: TransitionSystem,
+        *,
+        free_start: bool = False,
+        record: bool = False,
+        frozen: Sequence[int] = (),
+    ):
         self.system = system
         self.free_start = free_start
+        self.frozen = np.array(sorted(frozen), dtype=np.int64)
+        """The fluents (indexes) that no step of a line changes."""
         self.record = record
         """Keep a name for every variable that stands for a fact, an action or a query, and
         a note for every solver call (for the exports)."""
@@ -195,6 +206,7 @@ class Unrolling(ABC):
         codes[TRUE] = CONSTANT
         if t > 0:
             codes[plan.fluent_nodes] = read(self._codes[t - 1], plan.next)
+            self._freeze(codes, self._codes[t - 1])
         elif self.free_start:
             codes[plan.fluent_nodes] = self._new_variables(len(plan.fluent_nodes))
             self._label(codes, plan.fluent_nodes, t)
@@ -202,6 +214,16 @@ class Unrolling(ABC):
             codes[plan.fluent_nodes] = plan.initial
         self._build_levels(codes, plan.levels, self._codes[t - 1] if t > 0 else None, t)
         return codes.astype(np.int32)
+
+    def _freeze(self, codes: np.ndarray, previous: np.ndarray) -> None:
+        """Give the frozen fluents their codes of the layer before, each equal to what the
+        step makes of it."""
+        nodes = self.plan.fluent_nodes[self.frozen]
+        for kept, stepped in zip(previous[nodes].tolist(), codes[nodes].tolist(), strict=True):
+            kept, stepped = decode(kept), decode(stepped)
+            self.add_clause([negate(kept), stepped])
+            self.add_clause([kept, negate(stepped)])
+        codes[nodes] = previous[nodes]
 
     def _goal_codes(self, t: int) -> np.ndarray:
         """Layer t's codes, with those of the goals' nodes built first."""

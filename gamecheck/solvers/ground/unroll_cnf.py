@@ -8,6 +8,8 @@ serves the next.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from gamecheck.budget import Budget
@@ -28,9 +30,16 @@ class CnfUnrolling(Unrolling):
         sat_solver: str | None = None,
         free_start: bool = False,
         record: bool = False,
+        frozen: Sequence[int] = (),
     ):
-        super().__init__(system, free_start=free_start, record=record)
+        super().__init__(system, free_start=free_start, record=record, frozen=frozen)
         self.clauses = Clauses(sat_solver, record=record)
+        self.sat_solver = sat_solver
+
+    def fresh_start(self, frozen: Sequence[int] = ()) -> CnfUnrolling:
+        """A new free-start unrolling of the same system and kind of solver, whose steps
+        keep the `frozen` fluents (close it after use)."""
+        return CnfUnrolling(self.system, sat_solver=self.sat_solver, free_start=True, frozen=frozen)
 
     def __enter__(self) -> CnfUnrolling:
         return self
