@@ -3,8 +3,6 @@ because something runs out, or because a weighted sum of fluents rises. Expected
 worked out by hand from the rules below, and the longest game is checked against an explicit
 search of the reasoner's game tree."""
 
-import itertools
-
 import numpy as np
 import pytest
 
@@ -14,13 +12,13 @@ from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.gdl.terms import term_text
 from gamecheck.models.sheet import GdlGame
 from gamecheck.solvers.ground import potential
-from gamecheck.solvers.ground.circuit import value
 from gamecheck.solvers.ground.grounder import ground
 from gamecheck.solvers.ground.induction import Induction
 from gamecheck.solvers.ground.invariants import find_invariants
 from gamecheck.solvers.ground.ranking import _Monotone, _Monotonic
 from gamecheck.solvers.ground.sampling import random_playouts
 from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
+from tests.game_checks import every_reachable_state
 
 # One or two of four blank cells marked each step: the blank count falls by 1 or 2, so no
 # step counter fits; every step turns a blank for good, so no game is longer than 4 steps.
@@ -268,13 +266,18 @@ def test_cells_taken_for_good_rank_a_game_whose_discs_flip():
 @pytest.mark.parametrize("sampled", [False, True], ids=["by the solver", "sampled first"])
 def test_steps_that_turn_nothing_keep_what_they_are_proved_to_keep(text, kept, sampled):
     """The fluents a step turning none of the ranking's monotone fluents keeps (by hand),
-    whether random lines of play rule out some first or the solver finds them all; and on
-    every reachable state, no such step changes them (a second method: the circuit's
-    successor)."""
-    system = ground(GdlGame.from_text(text, "ranked.kif").rules, "ranked")
+    whether random lines of play rule out some first or the solver finds them all; and in
+    every reachable state, no such step changes them (a second method: the reasoner)."""
+    game = GdlGame.from_text(text, "ranked.kif")
+    system = ground(game.rules, "ranked")
     invariants = find_invariants(system)
     monotone = [monotonic(system, literal) for _, literal in invariants.ranking.terms]
-    initial = np.isin(np.arange(len(system.fluents)), sorted(system.initial))
+    fluent = {term_text(term): f for f, term in enumerate(system.fluents)}
+
+    def fluents_of(state) -> np.ndarray:
+        return np.isin(np.arange(len(fluent)), [fluent[fact] for fact in game.state_facts(state)])
+
+    initial = fluents_of(game.initial_state())
     assert not any(candidate.values(initial) for candidate in monotone)  # false, then rise
     proved = [invariant.literal for invariant in invariants.state]
     if sampled:
@@ -284,21 +287,14 @@ def test_steps_that_turn_nothing_keep_what_they_are_proved_to_keep(text, kept, s
     with CnfUnrolling(system, free_start=True) as unrolling:
         frozen = _Monotone(unrolling, proved, Budget(), states).kept_by_quiet_steps(monotone)
     assert {term_text(system.fluents[f]) for f in frozen} == kept
-    seen, layer = set(), {frozenset(system.initial)}
-    while layer:
-        seen |= layer
-        after = set()
-        for state in layer:
-            values = system.evaluate(state)
-            if value(values, system.terminal):
-                continue
-            for joint in itertools.product(*system.legal_actions(state)):
-                successor = system.successor(state, joint)
-                later = system.evaluate(successor)
-                if not any(value(later, m.literal) > value(values, m.literal) for m in monotone):
-                    assert all((f in state) == (f in successor) for f in frozen)
-                after.add(successor)
-        layer = after - seen
+    for state in every_reachable_state(game):
+        if game.is_terminal(state):
+            continue
+        before = fluents_of(state)
+        for joint in game.joint_actions(state):
+            after = fluents_of(game.next(state, joint))
+            if not any(m.values(after) and not m.values(before) for m in monotone):
+                assert (before[frozen] == after[frozen]).all()
 
 
 def test_a_limit_whose_proof_runs_out_of_its_time_is_left_out(monkeypatch):
