@@ -19,7 +19,8 @@ whose questions went unsettled. It prints a summary table and one JSON line; wit
 writes corpus.csv, summary.json, README.md and two plots there. With --out, each sheet's row
 is also appended to rows.jsonl there as soon as it is measured, so a run that is stopped
 keeps them: `--resume` (the same options) measures only the sheets that rows.jsonl does not
-hold yet, and reports on them all.
+hold yet, and reports on them all. The installed command imports the installed sources: to
+measure a checkout (two commits side by side), run with PYTHONPATH set to it.
 """
 
 from __future__ import annotations
