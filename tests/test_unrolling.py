@@ -7,6 +7,7 @@ import random
 import pytest
 
 from gamecheck.analysis.loading import load_rule_sheet
+from gamecheck.analysis.verify.search import INDUCTION_DEPTHS
 from gamecheck.budget import Budget
 from gamecheck.gdl.terms import term_text
 from gamecheck.models.sheet import GdlGame
@@ -161,6 +162,24 @@ def test_induction_proves_only_what_enumeration_confirms(backend):
                 proved.add(name)
     assert "x and o in one cell" in proved
     assert "x in the corner" not in proved
+
+
+def test_the_searchs_induction_reaches_past_a_six_step_opening():
+    # opening.kif: at (step 6) at most ten cells are filled (by hand: one or two a step
+    # over five steps, or none), as the enumerated states confirm; 4-induction cannot tell
+    # (from (step 2) with three filled, four steps fill eleven), but some k the search tries
+    # can (a line five steps back from (step 6) starts at (step 1), with none filled).
+    sheet = GdlGame.from_file("tests/data/gdl/opening.kif")
+    system = ground(sheet.rules, "opening")
+    states = make_unrolling(system, "cnf", free_start=True)
+    states.use_invariants(find_invariants(system))
+    node = {term_text(f): n for f, n in zip(system.fluents, system.fluent_nodes, strict=True)}
+    eleven_at_six = system.circuit.conj([node["(step 6)"], node["(filled 11)"]])
+    at_six = [set(map(term_text, s)) for s in every_reachable_state(sheet)]
+    assert {"(step 6)", "(filled 10)"} in [s & {"(step 6)", "(filled 10)"} for s in at_six]
+    assert not any({"(step 6)", "(filled 11)"} <= s for s in at_six)
+    assert not states.inductive(eleven_at_six, 4, Budget())
+    assert any(states.inductive(eleven_at_six, k, Budget()) for k in INDUCTION_DEPTHS)
 
 
 @pytest.mark.parametrize("backend", ["cnf", "cpsat"])

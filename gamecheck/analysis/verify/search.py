@@ -52,10 +52,16 @@ from gamecheck.solvers.ground.sampling import BatchCircuit, Playouts
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import Line, Unrolling
 
-INDUCTION_DEPTHS = (1, 2, 4)
+INDUCTION_DEPTHS = (1, 2, 4, 8)
 """A search for a state tries k-induction with these k, each once lines of play of k steps
 are searched; it settles "no such state" without unrolling to the end of the game."""
 INDUCTION_SECONDS = 20.0
+DEEP_INDUCTION = 4
+DEEP_INDUCTION_SHARE = 0.25
+"""Each try takes INDUCTION_SECONDS at most; one with k above DEEP_INDUCTION (rarely the k
+that proves, and most often refuted by a counterexample) no more than DEEP_INDUCTION_SHARE
+of the question's time left as well (a game that counts six opening steps in a register
+needs k >= 6: gomoku_swap2)."""
 WINDOW_SHARE = 0.25
 """The share of a question's time left that a search over several depths at once may take
 (`Verifier._shortest`)."""
@@ -779,15 +785,17 @@ class Verifier(OutcomeQuestion):
         depths = range(lower, self._depths().stop)
         return self.playouts.find(self.system, condition, depths, self.budget)
 
-    def _inductive(self, condition: int, searched: int, untried: list[int] | None = None) -> bool:
+    def _inductive(self, condition: int, searched: int, untried: list[int]) -> bool:
         """Whether k-induction proves that no reachable state satisfies `condition`, for
-        the k of `untried` (INDUCTION_DEPTHS if not given; each taken out once tried) that
-        the lines of play searched so far, all shorter than `searched` steps, cover."""
-        untried = list(INDUCTION_DEPTHS) if untried is None else untried
+        the k of `untried` (of INDUCTION_DEPTHS; each taken out once tried) that the lines
+        of play searched so far, all shorter than `searched` steps, cover."""
         while self.states is not None and untried and untried[0] <= searched:
             k = untried.pop(0)
+            seconds = INDUCTION_SECONDS
+            if k > DEEP_INDUCTION:
+                seconds = min(seconds, DEEP_INDUCTION_SHARE * self.budget.remaining())
             try:
-                if self.states.inductive(condition, k, self.budget.part(INDUCTION_SECONDS)):
+                if self.states.inductive(condition, k, self.budget.part(seconds)):
                     return True
             except OutOfBudget:
                 self.budget.check()  # only the induction's share ran out
