@@ -785,10 +785,11 @@ class Verifier(OutcomeQuestion):
         depths = range(lower, self._depths().stop)
         return self.playouts.find(self.system, condition, depths, self.budget)
 
-    def _inductive(self, condition: int, searched: int, untried: list[int]) -> bool:
+    def _inductive(self, condition: int, searched: int, untried: list[int] | None = None) -> bool:
         """Whether k-induction proves that no reachable state satisfies `condition`, for
-        the k of `untried` (of INDUCTION_DEPTHS; each taken out once tried) that the lines
-        of play searched so far, all shorter than `searched` steps, cover."""
+        the k of `untried` (INDUCTION_DEPTHS if not given; each taken out once tried) that
+        the lines of play searched so far, all shorter than `searched` steps, cover."""
+        untried = list(INDUCTION_DEPTHS) if untried is None else untried
         while self.states is not None and untried and untried[0] <= searched:
             k = untried.pop(0)
             seconds = INDUCTION_SECONDS
