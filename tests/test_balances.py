@@ -304,9 +304,36 @@ def test_a_balance_is_proved_one_joint_action_at_a_time_only_where_the_count_fol
     texts = {tuple(system.action_text(r, a) for r, a in enumerate(joint)) for joint in joints}
     takes = {f"(take {s})" for s in (1, 2, 3)}
     assert texts == {(t, "noop") for t in takes} | {("noop", t) for t in takes}
-    assert joint_cases.kept_balances(system, [fails, holds], found.state, Budget()) == [holds]
+    assert joint_cases.BalanceCases(system, [fails, holds]).proved(found.state, Budget()) == [holds]
     # in either order: the second balance asked of a joint action is asked as the first was
-    assert joint_cases.kept_balances(system, [holds, fails], found.state, Budget()) == [holds]
+    assert joint_cases.BalanceCases(system, [holds, fails]).proved(found.state, Budget()) == [holds]
+
+
+def test_a_balance_proved_by_cases_goes_on_from_the_case_where_its_budget_ended(monkeypatch):
+    # The balance that holds above, over captures.kif's six joint actions (by hand: three
+    # takes each side). A first call whose budget ends in its third case proves nothing; the
+    # next asks only the four cases the first did not finish, and proves the balance.
+    game = GdlGame.from_file(SHEETS / "captures.kif")
+    system = ground(game.rules, "captures")
+    found = find_invariants(system, seed=3)
+    holds = _captures_and_stones(system, "black")
+    asked, kept_in = [], joint_cases._kept_in
+
+    def ending_in_the_third_case(case, balance, budget):
+        if len(asked) == 2 and ending:
+            raise OutOfBudget
+        asked.append(case.joint)
+        return kept_in(case, balance, budget)
+
+    monkeypatch.setattr(joint_cases, "_kept_in", ending_in_the_third_case)
+    by_cases, ending = joint_cases.BalanceCases(system, [holds]), True
+    with pytest.raises(OutOfBudget):
+        by_cases.proved(found.state, Budget())
+    assert not by_cases.finished and by_cases.asked == set(asked)
+    ending = False
+    assert by_cases.proved(found.state, Budget()) == [holds]
+    assert by_cases.finished
+    assert len(asked) == 6 and len(set(asked)) == 6
 
 
 def _stalled(budget: Budget):
@@ -340,7 +367,7 @@ def test_a_balance_whose_case_query_does_not_end_is_left_to_the_whole_step(monke
     budget = Budget(30)
     found = find_invariants(system, seed=3, budget=budget)
     holds = _captures_and_stones(system, "black")
-    assert joint_cases.kept_balances(system, [holds], found.state, budget) == []
+    assert joint_cases.BalanceCases(system, [holds]).proved(found.state, budget) == []
     assert not budget.expired
     described = {balance.description for balance in found.balances}
     for side, other in (("black", "white"), ("white", "black")):

@@ -275,6 +275,18 @@ def test_a_random_playout_that_comes_back_refutes_termination():
     assert "after step 3 the state is again the one after step 0" in result.termination.detail
 
 
+def test_what_holds_in_every_state_of_a_game_that_need_not_end_is_claimed_for_all_of_them():
+    # broken_endless.kif need not end, so no search reaches its last state; but by hand
+    # every state has one dial value (turn keeps one, mark sets 0), so p can always turn,
+    # and the flag is set or not, so p's goal is 100 or 0: both hold in every reachable
+    # state, not only in those up to the horizon.
+    result = verify("broken_endless.kif", "cnf")
+    assert result.termination.status == "refuted"
+    for answer in (result.playability, result.goal_definedness):
+        assert answer.status == "proved"
+        assert answer.detail.endswith("(all reachable states)")
+
+
 @pytest.mark.parametrize("backend", ["cnf", "cpsat"])
 def test_a_game_that_need_not_end_is_refuted_with_a_loop(backend, monkeypatch):
     # broken_endless.kif: turning the dial alone never ends the game; the dial is back at 0

@@ -138,6 +138,8 @@ class Verifier(OutcomeQuestion):
         """Every game ends within this many steps, beyond the horizon (by the invariants)."""
         self._not_extended: set[int] = set()
         """Conditions for which extending the playouts' lines failed (not tried again)."""
+        self._nowhere: set[int] = set()
+        """Conditions no reachable state satisfies, by the invariants or by k-induction."""
         self._steps_needed: dict[int, int] = {}
         """Condition -> no state satisfying it is reachable in fewer steps (proved by a
         count or a weighted sum of fluents: `_needed`)."""
@@ -430,7 +432,8 @@ class Verifier(OutcomeQuestion):
         self.progress("shortest game")
         line = self._shortest_ending()
         if line is None:
-            return Answer(NONE, detail=f"no terminal state is reachable {self._bound()}")
+            bound = self._bound(self.system.terminal)
+            return Answer(NONE, detail=f"no terminal state is reachable {bound}")
         return Answer(PROVED, line.depth, self.replays.checked(line, ends_terminal))
 
     def _shortest_ending(self) -> Line | None:
@@ -451,7 +454,7 @@ class Verifier(OutcomeQuestion):
             return Answer(
                 PROVED,
                 detail=f"every role has a legal action in every reachable "
-                f"non-terminal state {self._bound()}",
+                f"non-terminal state {self._bound(condition)}",
             )
         line, witness = found
         return Answer(
@@ -469,7 +472,7 @@ class Verifier(OutcomeQuestion):
             return Answer(
                 PROVED,
                 detail=f"every role has exactly one goal value in 0..100 in "
-                f"every reachable terminal state {self._bound()}",
+                f"every reachable terminal state {self._bound(condition)}",
             )
         line, witness = found
         return Answer(
@@ -493,8 +496,8 @@ class Verifier(OutcomeQuestion):
         ):
             return Answer(
                 NONE,
-                detail=f"no reachable terminal state gives {name} {WIN} {self._bound()}: "
-                "no scoring of the complete outcome set does",
+                detail=f"no reachable terminal state gives {name} {WIN} (all reachable "
+                "states): no scoring of the complete outcome set does",
             )
         condition = self._win_condition(role)
         ending = self._shortest_ending_first()
@@ -503,7 +506,8 @@ class Verifier(OutcomeQuestion):
         line = self._shortest(condition, lower=lower, best=ending if won else None, counted=True)
         if line is None:
             return Answer(
-                NONE, detail=f"no reachable terminal state gives {name} {WIN} {self._bound()}"
+                NONE,
+                detail=f"no reachable terminal state gives {name} {WIN} {self._bound(condition)}",
             )
         return Answer(FOUND, line.depth, self.replays.checked(line, ends_with_goal(role, WIN)))
 
@@ -619,7 +623,10 @@ class Verifier(OutcomeQuestion):
 
     def _impossible(self, condition: int) -> bool:
         """Whether no state satisfying the invariants satisfies `condition`."""
-        return self.states is not None and not self._possible(condition, 0)
+        if self.states is None or self._possible(condition, 0):
+            return False
+        self._nowhere.add(condition)
+        return True
 
     def _find(self, condition: int, depths) -> Line | None:
         """A line of play to a state satisfying `condition` after a number of steps in
@@ -797,6 +804,7 @@ class Verifier(OutcomeQuestion):
                 seconds = min(seconds, DEEP_INDUCTION_SHARE * self.budget.remaining())
             try:
                 if self.states.inductive(condition, k, self.budget.part(seconds)):
+                    self._nowhere.add(condition)
                     return True
             except OutOfBudget:
                 self.budget.check()  # only the induction's share ran out
@@ -805,8 +813,9 @@ class Verifier(OutcomeQuestion):
     def _complete(self) -> bool:
         return self.deepest is not None and self.deepest < self.horizon
 
-    def _bound(self) -> str:
-        if self._complete():
+    def _bound(self, condition: int) -> str:
+        """How far an answer that no state satisfies `condition` reaches."""
+        if self._complete() or condition in self._nowhere:
             return "(all reachable states)"
         return f"(up to depth {self.horizon}, the horizon)"
 

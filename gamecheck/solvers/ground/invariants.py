@@ -55,7 +55,9 @@ invariants proved before it, and then what is left all at once (`Induction.houdi
 budget too short for one run over thousands of candidates still proves the families it
 finished. Counters are then proved by k-induction under the proved state invariants (every
 step changes their features in one of the sampled ways; each candidate in a share of the
-time); a balance by k-induction on its sum and its registers being there, the sum's change
+time); a balance of a register against a count one joint action at a time first
+(joint_cases.py: the cases its share leaves are asked after the exclusions, counts and
+limits), else by k-induction on its sum and its registers being there, the sum's change
 written over the literals a step changes; and Houdini runs once more on the candidates
 left, with the balances assumed. Each stage runs within the budget it is given; a run the
 budget cuts short proves nothing (an unfinished Houdini run has not reached its fixpoint),
@@ -82,7 +84,7 @@ from gamecheck.solvers.ground.count_candidates import (
 from gamecheck.solvers.ground.functional import Functional
 from gamecheck.solvers.ground.induction import BALANCE_DEPTHS, CASES_SHARE, Induction, proved_each
 from gamecheck.solvers.ground.invariant_kinds import Counter, Limit, StateInvariant
-from gamecheck.solvers.ground.joint_cases import kept_balances
+from gamecheck.solvers.ground.joint_cases import BalanceCases
 from gamecheck.solvers.ground.parities import Parity
 from gamecheck.solvers.ground.ranking import Place, Ranking, find_ranking
 from gamecheck.solvers.ground.sampling import Playouts, random_playouts
@@ -215,7 +217,8 @@ def find_invariants(
                 + constant_counts(system, changes, registers + features, groups, values)
                 if balance.encoding_size <= MAX_BALANCE_ENCODING
             ]
-            early = _kept_by_cases(prover, tried, state, budget)  # cheap where it works
+            by_cases = BalanceCases(system, tried)
+            early = _kept_by_cases(by_cases, state, budget)  # cheap where it works
             _add_balances(early, state, balances)
             part = budget.part(EXCLUSION_SECONDS)
             state += prover.houdini(exclusions, proved=state, budget=part)
@@ -228,6 +231,10 @@ def find_invariants(
             # a clock tells the depth, but not how far a count can have moved
             tried_limits = limit_candidates(counted, features) if not counts else []
             limits = prover.kept_limits(tried_limits, state, budget)
+            if not by_cases.finished:  # the rest of the cases (faster than the whole step)
+                more = _kept_by_cases(by_cases, state, budget, share=1.0)
+                _add_balances(more, state, balances)
+                early += more
             failed = _keep_balances(prover, tried, early, state, balances, budget)
             if failed:  # clauses between relations may make them inductive
                 part = budget.part(LINK_SECONDS)
@@ -330,11 +337,13 @@ def _registers_pinned(balance: Counter, pinned: set[int]) -> bool:
     return bool(numbers) and numbers <= pinned
 
 
-def _kept_by_cases(prover, tried, state: list, budget: Budget) -> list[Counter]:
-    """The balances of `tried` that `kept_balances` proves one joint action at a time,
-    within CASES_SHARE of the time left."""
+def _kept_by_cases(
+    by_cases: BalanceCases, state: list, budget: Budget, share: float = CASES_SHARE
+) -> list[Counter]:
+    """The balances that `by_cases` proves one joint action at a time within `share` of the
+    time left (none if that runs out: a later call goes on from there)."""
     try:
-        return kept_balances(prover.system, tried, state, budget.part(share=CASES_SHARE))
+        return by_cases.proved(state, budget.part(share=share))
     except OutOfBudget:
         budget.check()  # only the cases' share ran out
         return []

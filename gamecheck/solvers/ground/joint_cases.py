@@ -1,6 +1,7 @@
 """Balances of a register against a count, proved one joint action at a time on the few
-fluents that joint action changes (invariants.py tries this first); the cases, and the
-circuit folded under each, that joint_houdini.py proves state invariants over too.
+fluents that joint action changes (invariants.py tries this first, and asks the cases its
+share left after the exclusions, counts and limits); the cases, and the circuit folded under
+each, that joint_houdini.py proves state invariants over too.
 
 Checkers keeps (piece_count black n) equal to black's pieces on the board, but a SAT solver
 asked the whole step refutes the mover's thousand actions one by one, each over the whole
@@ -49,26 +50,43 @@ FEW_CASES = 64
 SOLVER = "minisat22"
 
 
-def kept_balances(system: TransitionSystem, balances, state, budget: Budget) -> list:
-    """The balances (pinned ones: a register against a count) that every joint action
-    keeps, case by case; OutOfBudget if the budget ends first."""
-    pinned = [balance for balance in balances if balance.pinned is not None]
-    if not pinned:
-        return []
-    initial = system.evaluate(system.initial)
-    kept = [balance for balance in pinned if _holds(balance, initial)]
-    with split_cases(system, state, budget) as cases:
-        if cases is None:
-            return []
-        for index in range(len(cases.joints)):
-            budget.check()
-            case = Folded(cases, index)
-            if case.require(case.legal()):  # else the joint action is never legal
-                kept = [balance for balance in kept if _kept_in(case, balance, budget)]
-            case.retire()
-            if not kept:
-                break
-    return kept
+class BalanceCases:
+    """The pinned balances (a register against a count) proved one joint action at a time,
+    over as many calls as the budget needs: each call asks only the joint actions that no
+    call before it finished (a case proved under fewer state invariants stays proved)."""
+
+    def __init__(self, system: TransitionSystem, balances):
+        self.system = system
+        self.kept = [balance for balance in balances if balance.pinned is not None]
+        """The balances that hold initially and that no case asked so far breaks."""
+        if self.kept:
+            initial = system.evaluate(system.initial)
+            self.kept = [balance for balance in self.kept if _holds(balance, initial)]
+        self.asked: set[tuple[int, ...]] = set()
+        self.finished = not self.kept
+
+    def proved(self, state, budget: Budget) -> list:
+        """The balances every joint action keeps; OutOfBudget if the budget ends first
+        (the cases asked by then are not asked again)."""
+        if self.kept:
+            with split_cases(self.system, state, budget) as cases:
+                if cases is None:
+                    self.kept = []
+                for index, joint in enumerate(cases.joints if cases is not None else ()):
+                    if not self.kept:
+                        break
+                    if joint not in self.asked:
+                        self._ask(Folded(cases, index), budget)
+        self.finished = True
+        return list(self.kept)
+
+    def _ask(self, case: Folded, budget: Budget) -> None:
+        """Drop the balances the case's joint action breaks (none if it is never legal)."""
+        budget.check()
+        if case.require(case.legal()):
+            self.kept = [balance for balance in self.kept if _kept_in(case, balance, budget)]
+        case.retire()
+        self.asked.add(case.joint)
 
 
 @contextmanager
