@@ -70,13 +70,14 @@ class BalanceCases:
         (the cases asked by then are not asked again)."""
         if self.kept:
             with split_cases(self.system, state, budget) as cases:
-                if cases is None:
+                if cases is None:  # too many joint actions to split
                     self.kept = []
-                for index, joint in enumerate(cases.joints if cases is not None else ()):
-                    if not self.kept:
-                        break
-                    if joint not in self.asked:
-                        self._ask(Folded(cases, index), budget)
+                else:
+                    for index, joint in enumerate(cases.joints):
+                        if not self.kept:
+                            break
+                        if joint not in self.asked:
+                            self._ask(Folded(cases, index), budget)
         self.finished = True
         return list(self.kept)
 
