@@ -35,7 +35,7 @@ from gamecheck.solvers.ground.invariants import Invariants, find_invariants
 from gamecheck.solvers.ground.state_candidates import numbers_of
 from gamecheck.solvers.ground.unroll import make_unrolling, reaches
 from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
-from gamecheck.solvers.sat import holds
+from gamecheck.solvers.sat import holds, unary_complement
 from tests.game_checks import reachable_layers
 
 SHEETS = Path(__file__).parent / "data" / "gdl"
@@ -433,6 +433,22 @@ def test_counts_in_unary_hold_exactly_where_that_many_literals_do():
             for j in range(7):
                 assert holds(reaches(counted, j), model) == (1 + sum(bits[:3]) >= j)
                 assert holds(reaches(summed, j), model) == (sum(bits) >= j)
+
+
+def test_what_rises_in_a_step_is_what_holds_after_plus_what_stopped_holding():
+    system = ground(GdlGame.from_file(SHEETS / "captures.kif").rules, "captures")
+    with CnfUnrolling(system) as unrolling:
+        xs = [unrolling.new_variable() for _ in range(5)]
+        after = unrolling.count([xs[0], True, xs[1]])  # a constant among the counted
+        held = unrolling.count(xs[2:])
+        rises = unrolling.merge(after, unary_complement(held))
+        for bits in itertools.product((False, True), repeat=5):
+            model = unrolling.satisfiable(
+                [x if b else -x for x, b in zip(xs, bits, strict=True)], Budget()
+            )
+            stopped = 3 - sum(bits[2:])
+            for j in range(8):
+                assert holds(reaches(rises, j), model) == (1 + sum(bits[:2]) + stopped >= j)
 
 
 def test_numbers_written_with_a_shared_prefix():

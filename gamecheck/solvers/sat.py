@@ -66,7 +66,8 @@ def count_in_unary(
     add_clause: Callable[[list[Lit]], None],
 ) -> list[Lit]:
     """How many of `literals` hold, in unary: x[j] holds exactly where more than j do (the
-    true constants first, then a totalizer over the others: Bailleux and Boufkhad, 2003)."""
+    true constants first, then a totalizer over the others: Bailleux and Boufkhad, 2003,
+    whose clauses have no constants)."""
     ones: list[Lit] = [True] * sum(1 for literal in literals if literal is True)
     free = [literal for literal in literals if not isinstance(literal, bool)]
     return ones + _unary(free, new_variable, add_clause)
@@ -88,16 +89,32 @@ def merge_unary(
     add_clause: Callable[[list[Lit]], None],
 ) -> list[int]:
     """The sum of two numbers in unary (x[j]: more than j), in unary: fresh literals,
-    their clauses both ways (`add_clause` folds the constants)."""
+    their clauses both ways (constants in them only where `a` or `b` has some, for
+    `add_clause` to fold)."""
     c = [new_variable() for _ in range(len(a) + len(b))]
-    reach_a, reach_b, reach_c = [True, *a, False], [True, *b, False], [True, *c]
+    not_a, not_b = [negate(x) for x in a], [negate(x) for x in b]
     for i in range(len(a) + 1):
         for j in range(len(b) + 1):
             if i + j:  # at least i of a and j of b: at least i + j
-                add_clause([negate(reach_a[i]), negate(reach_b[j]), reach_c[i + j]])
+                clause = [c[i + j - 1]]
+                if i:
+                    clause.append(not_a[i - 1])
+                if j:
+                    clause.append(not_b[j - 1])
+                add_clause(clause)
             if i + j < len(c):  # at most i of a and j of b: at most i + j
-                add_clause([reach_a[i + 1], reach_b[j + 1], -reach_c[i + j + 1]])
+                clause = [-c[i + j]]
+                if i < len(a):
+                    clause.append(a[i])
+                if j < len(b):
+                    clause.append(b[j])
+                add_clause(clause)
     return c
+
+
+def unary_complement(unary: Sequence[Lit]) -> list[Lit]:
+    """How many of n literals do not hold, in unary, from how many do (n outputs)."""
+    return [negate(literal) for literal in reversed(unary)]
 
 
 def and_clauses(gate: int, inputs: Sequence[int]) -> list[list[int]]:

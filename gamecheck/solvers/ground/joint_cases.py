@@ -28,7 +28,15 @@ from gamecheck.budget import Budget, OutOfBudget
 from gamecheck.solvers.ground.circuit import TRUE, value
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import reaches
-from gamecheck.solvers.sat import Lit, and_clauses, count_in_unary, negate, solve_within
+from gamecheck.solvers.sat import (
+    Lit,
+    and_clauses,
+    count_in_unary,
+    merge_unary,
+    negate,
+    solve_within,
+    unary_complement,
+)
 
 MAX_JOINTS = 20_000
 """Joint actions beyond which no case split is tried (a simultaneous game's product)."""
@@ -302,14 +310,13 @@ class Cases:
     def _same_next(self, fluent: int) -> int:
         """The joint actions under which the fluent's next value folds to the fluent (node)
         itself: a gate folds to it (or its negation) where each child is TRUE or folds to
-        it, and one does; only the gates of its next value that read it are looked at."""
+        it, and one does; only the gates that read it, up to its next value, are looked at
+        (checkers' next values' cones are 30 times as many)."""
         self.budget.check()
         same, negated = {fluent: self.every}, {}
         root = self.system.next[self.system.node_fluent[fluent]]
-        for node in sorted(self.system.circuit.cone([root])):
+        for node in _reading(self.system.readers, fluent, abs(root)):
             children = self.system.circuit.children[node]
-            if not any(abs(child) in same or abs(child) in negated for child in children):
-                continue  # the fluent is not in its cone
             all_same, some_same = self.every, 0
             all_negated, some_negated = self.every, 0
             for child in children:
@@ -323,6 +330,18 @@ class Cases:
         return (same if root > 0 else negated).get(abs(root), 0)
 
 
+def _reading(readers: list[list[int]], node: int, last: int) -> list[int]:
+    """The gates up to node `last` that read `node`, directly or through others, in the
+    circuit's order (children first)."""
+    found, stack = set(), [node]
+    while stack:
+        for reader in readers[stack.pop()]:
+            if reader <= last and reader not in found:
+                found.add(reader)
+                stack.append(reader)
+    return sorted(found)
+
+
 class Folded:
     """The circuit under one joint action: each literal folded to True, False or a solver
     literal over the state (a gate that means the same in every case is its node, defined
@@ -334,13 +353,13 @@ class Folded:
         self.joint = cases.joints[index]
         self.index = index
         self.bit = 1 << index
-        self.definitions: list[list[int]] = []
-        """Clauses of every query of the case: its gates' definitions, what it requires."""
-        self.clauses: list[list[int]] = []
-        """Clauses of the next query only."""
         self._folded: dict[int, Lit] = {}
         self._after: dict[int, Lit] = {}
-        self._switch: int | None = None
+        self._switch = cases.fresh()
+        """Switches on the clauses of every query of the case (its gates' definitions, what
+        it requires) until `retire`."""
+        self._query: int | None = None
+        """Switches on the clauses of the next query only."""
 
     def literal(self, literal: int) -> Lit:
         node = abs(literal)
@@ -373,8 +392,13 @@ class Folded:
         if len(literals) <= 1:
             return literals[0] if literals else True
         gate = self.cases.fresh()
-        self.definitions += and_clauses(gate, literals)
+        self._define(and_clauses(gate, literals))
         return gate
+
+    def _define(self, clauses: Iterable[list[int]]) -> None:
+        """Add clauses to every query of the case."""
+        for clause in clauses:
+            self.cases.solver.add_clause([-self._switch, *clause])
 
     def changes(self, literal: int) -> bool:
         """Whether the step may change the state literal (a fluent of its cone changes)."""
@@ -412,23 +436,33 @@ class Folded:
 
     def count(self, literals: Sequence[Lit]) -> list[Lit]:
         """How many of the literals hold, in unary (x[j]: more than j)."""
-        return count_in_unary(literals, self.cases.fresh, self.add)
+        return count_in_unary(literals, self.cases.fresh, self._add_unfolded)
+
+    def merge(self, a: Sequence[Lit], b: Sequence[Lit]) -> list[Lit]:
+        """The sum of two numbers in unary (x[j]: more than j), in unary."""
+        return merge_unary(a, b, self.cases.fresh, self.add)
 
     def add(self, clause: Iterable[Lit]) -> None:
-        """Add a clause to the query, constants folded (one that holds is left out)."""
+        """Add a clause to the next query, constants folded (one that holds is left out)."""
         kept = []
         for literal in clause:
             if literal is True:
                 return
             if literal is not False:
                 kept.append(literal)
-        self.clauses.append(kept)
+        self._add_unfolded(kept)
+
+    def _add_unfolded(self, clause: list[int]) -> None:
+        """Add a clause without constants to the next query."""
+        if self._query is None:
+            self._query = self.cases.fresh()
+        self.cases.solver.add_clause([-self._query, *clause])
 
     def require(self, literals: Sequence[Lit]) -> bool:
         """Let every query of the case require the literals; False if one never holds."""
         if False in literals:
             return False
-        self.definitions += [[literal] for literal in literals if literal is not True]
+        self._define([literal] for literal in literals if literal is not True)
         return True
 
     def satisfiable(self, budget: Budget | None = None) -> bool:
@@ -442,12 +476,8 @@ class Folded:
         by default) ends first. The query's clauses are dropped after it (each under a
         switch of its own), the case's kept until `retire`."""
         solver = self.cases.solver
-        if self._switch is None:
-            self._switch = self.cases.fresh()
-        query = self.cases.fresh()
-        solver.append_formula([[-self._switch, *clause] for clause in self.definitions])
-        solver.append_formula([[-query, *clause] for clause in self.clauses])
-        self.definitions, self.clauses = [], []
+        query = self._query or self.cases.fresh()
+        self._query = None
         try:
             assumed = [self._switch, query, *assumptions]
             satisfiable = solve_within(solver, assumed, budget or self.cases.budget)
@@ -457,8 +487,7 @@ class Folded:
 
     def retire(self) -> None:
         """Take the case's clauses out of the shared solver for good (the case is done)."""
-        if self._switch is not None:
-            self.cases.solver.add_clause([-self._switch])
+        self.cases.solver.add_clause([-self._switch])
 
 
 def _holds(balance, values: Sequence[bool]) -> bool:
@@ -491,8 +520,8 @@ def _breaks(case: Folded, balance, budget: Budget) -> bool:
     ]
     before = [literal for literal, _ in changed]
     unchanged = len(balance.counted) - len(changed)
-    rises = case.count([after for _, after in changed] + [-literal for literal in before])
-    held = case.count(before)
+    held = case.count(before)  # and those that stop holding, without counting them again:
+    rises = case.merge(case.count([after for _, after in changed]), unary_complement(held))
     registers = [(lit, case.after_state(lit), count) for lit, count in balance.pinned]
     case.add([literal for literal, _, count in registers if count >= 0])
     for (a, _, first), (b, _, second) in itertools.combinations(registers, 2):

@@ -66,11 +66,11 @@ def _broken(case: Folded, touched: list, assumed: list[Lit]) -> set:
     """The candidates of `touched` (those whose fluents the case may change) that some
     state where the `assumed` hold breaks by the case's joint action, legal there: asked
     again without those a model breaks until none is broken."""
-    if not case.require(case.legal()):
-        return set()
-    after = {candidate: case.after_state(candidate.literal) for candidate in touched}
     broken: set = set()
     try:
+        if not case.require(case.legal()):
+            return broken
+        after = {candidate: case.after_state(candidate.literal) for candidate in touched}
         while len(broken) < len(touched):
             case.add([negate(after[c]) for c in touched if c not in broken])
             model = case.model(assumed)

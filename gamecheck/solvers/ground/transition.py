@@ -59,6 +59,16 @@ class TransitionSystem:
         """How unrollings build whole layers of this system (solvers/ground/layers.py)."""
         return LayerPlan(self)
 
+    @cached_property
+    def readers(self) -> list[list[int]]:
+        """Per node, the gates that have it as a child, in the circuit as first asked
+        (gates built after that come after every output's node)."""
+        readers: list[list[int]] = [[] for _ in self.circuit.children]
+        for gate, children in enumerate(self.circuit.children):
+            for child in children:
+                readers[abs(child)].append(gate)
+        return readers
+
     def evaluate(self, state: Iterable[int], joint: Sequence[int] | None = None) -> list[bool]:
         """Every node's value in a state (fluent indexes) under a joint action (action
         indexes in role order; None leaves every action false, and `next` meaningless)."""
