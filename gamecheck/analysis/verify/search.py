@@ -82,6 +82,8 @@ are often the hard ones (checkers), which the questions then search once for all
 BOUNDS_SHARE = 0.1
 """The share of the time left that replaying the shortest line found behind an unknown
 shortest game or earliest win may take (it tells how deep the answer is at most)."""
+EVERY_STATE = "(all reachable states)"
+"""How far an answer reaches that holds of every reachable state, not only up to the horizon."""
 EXTENSION_SHARE = 0.25
 EXTENSION_SECONDS = 5.0
 """The share of a question's time left, and the most seconds, that extending the playouts'
@@ -496,8 +498,8 @@ class Verifier(OutcomeQuestion):
         ):
             return Answer(
                 NONE,
-                detail=f"no reachable terminal state gives {name} {WIN} (all reachable "
-                "states): no scoring of the complete outcome set does",
+                detail=f"no reachable terminal state gives {name} {WIN} {EVERY_STATE}: no "
+                "scoring of the complete outcome set does",
             )
         condition = self._win_condition(role)
         ending = self._shortest_ending_first()
@@ -816,7 +818,7 @@ class Verifier(OutcomeQuestion):
     def _bound(self, condition: int) -> str:
         """How far an answer that no state satisfies `condition` reaches."""
         if self._complete() or condition in self._nowhere:
-            return "(all reachable states)"
+            return EVERY_STATE
         return f"(up to depth {self.horizon}, the horizon)"
 
     def _final_state(self, line: Line) -> frozenset[int]:
