@@ -604,7 +604,7 @@ class Verifier(OutcomeQuestion):
             none, some = f"no terminal state gives {name} {WIN}", "one does"
         else:
             return Answer(UNKNOWN, detail=reason)
-        least = max(self._none_before.get(condition, 0), self._none_before.get(terminal, 0))
+        least = self._none_known(condition)
         try:
             with self._within(self.whole_budget.part(share=BOUNDS_SHARE)):
                 line = _shorter(self._playout_line(condition, least), self._found(condition))
@@ -731,9 +731,16 @@ class Verifier(OutcomeQuestion):
     def _none_until(self, condition: int, depth: int) -> int:
         """The most steps before which no state satisfying `condition` is reachable, as
         proved so far, once `depth` (proved too) is recorded."""
-        depth = max(depth, self._none_before.get(condition, 0))
+        depth = max(depth, self._none_known(condition))
         self._none_before[condition] = depth
         return depth
+
+    def _none_known(self, condition: int) -> int:
+        """The most steps before which no state satisfying `condition` is proved reachable:
+        none satisfies an AND sooner than one of its parts (a terminal state with bad goals
+        is no sooner than the shortest game)."""
+        parts = self.system.circuit.children[condition] if condition > 0 else ()
+        return max(self._none_before.get(literal, 0) for literal in (condition, *parts))
 
     def _refutation(self, condition: int, claim: Callable[[Game, object], bool]):
         """(line, witness): the shortest line of play to a state satisfying `condition`,
