@@ -503,9 +503,9 @@ class Verifier(OutcomeQuestion):
             )
         condition = self._win_condition(role)
         ending = self._shortest_ending_first()
-        lower = max(self.shortest_depth, self._none_before.get(self.system.terminal, 0))
         won = ending is not None and value(self.system.evaluate(self._final_state(ending)), win)
-        line = self._shortest(condition, lower=lower, best=ending if won else None, counted=True)
+        best = ending if won else None
+        line = self._shortest(condition, lower=self.shortest_depth, best=best, counted=True)
         if line is None:
             return Answer(
                 NONE,
