@@ -1,0 +1,112 @@
+"""Corpus runs (the --out directories of bench/corpus.py) read together.
+
+    python bench/corpus_runs.py compare BEFORE AFTER
+    python bench/corpus_runs.py best RUN [RUN ...]
+
+`compare` is the side-by-side reading of two runs of the same sheets: each sheet both hold
+whose answers differ, with what each run settled and its seconds, then the totals. `best`
+asks, of every question of every sheet, whether any of the runs settled it: the most the
+methods of those runs settle where every edge goes their way (a whole-corpus figure above
+it needs a question settled that none of them ever did), and it lists the questions no run
+settled, by kind. A run's earliest wins are one count per sheet (`k/n`): `best` takes the
+largest k of any run, which may count low where runs settled different roles.
+
+A run is read from its corpus.csv, or from rows.jsonl while it is still going.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+from pathlib import Path
+
+from corpus import QUESTIONS
+
+
+def load(run: Path) -> dict[str, dict]:
+    """The run's rows by sheet (those of sheets with questions: not those refused)."""
+    table = run / "corpus.csv"
+    if table.exists():
+        with table.open(newline="") as file:
+            rows = list(csv.DictReader(file))
+    else:
+        rows = [json.loads(line) for line in (run / "rows.jsonl").read_text().splitlines()]
+    return {row["sheet"]: row for row in rows if int(row["questions"])}
+
+
+def settled(row: dict) -> dict[str, int]:
+    """Per question of the sheet, 1 if the run settled it (earliest wins: how many)."""
+    marks = {question: int((row.get(question) or "unknown") != "unknown") for question in QUESTIONS}
+    marks["earliest_win"] = _wins(row)[0]
+    return marks
+
+
+def _wins(row: dict) -> tuple[int, int]:
+    """(earliest wins settled, earliest wins asked) of the sheet."""
+    settled_wins, _, asked = (row.get("earliest_win") or "0/0").partition("/")
+    return int(settled_wins), int(asked or 0)
+
+
+def compare(before: dict[str, dict], after: dict[str, dict]) -> None:
+    sheets = sorted(before.keys() & after.keys())
+    for sheet in sheets:
+        old, new = before[sheet], after[sheet]
+        changed = [q for q in QUESTIONS if (old.get(q) or "") != (new.get(q) or "")]
+        if old.get("earliest_win") != new.get("earliest_win"):
+            changed.append(f"wins {old.get('earliest_win')} -> {new.get('earliest_win')}")
+        if changed:
+            print(
+                f"{sheet:60} {old['settled']} -> {new['settled']}  "
+                f"({old['verify_seconds']} s, {new['verify_seconds']} s)  {', '.join(changed)}"
+            )
+    total = [sum(int(run[sheet]["settled"]) for sheet in sheets) for run in (before, after)]
+    asked = sum(int(after[sheet]["questions"]) for sheet in sheets)
+    print(f"{len(sheets)} sheets, {asked} questions: settled {total[0]} -> {total[1]}")
+
+
+def best(runs: list[dict[str, dict]]) -> None:
+    sheets = sorted(set().union(*runs))
+    most: dict[str, dict[str, int]] = {}
+    least = 0  # settled in every run
+    for sheet in sheets:
+        marks = [settled(run[sheet]) for run in runs if sheet in run]
+        most[sheet] = {question: max(mark[question] for mark in marks) for question in marks[0]}
+        least += sum(min(mark[question] for mark in marks) for question in marks[0])
+    asked = sum(
+        int(next(run[sheet] for run in runs if sheet in run)["questions"]) for sheet in sheets
+    )
+    total = sum(sum(marks.values()) for marks in most.values())
+    print(
+        f"{len(sheets)} sheets, {asked} questions: {total} ({total / max(1, asked):.1%}) "
+        f"settled in at least one of {len(runs)} runs, {least} in every one"
+    )
+    for question in (*QUESTIONS, "earliest_win"):
+        never = {}  # sheet -> questions of this kind no run settled
+        for sheet, marks in most.items():
+            rows = [run[sheet] for run in runs if sheet in run]
+            asked = max(_wins(row)[1] for row in rows) if question == "earliest_win" else 1
+            if asked > marks[question]:
+                never[sheet] = asked - marks[question]
+        print(f"\n{question}: {sum(never.values())} never settled, on {len(never)} sheets")
+        for sheet, count in never.items():
+            print(f"  {sheet}" + (f" ({count})" if question == "earliest_win" else ""))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    pair = commands.add_parser("compare", help="two runs of the same sheets, side by side")
+    pair.add_argument("before", type=Path)
+    pair.add_argument("after", type=Path)
+    many = commands.add_parser("best", help="per question, settled in any of the runs")
+    many.add_argument("runs", type=Path, nargs="+")
+    args = parser.parse_args()
+    if args.command == "compare":
+        compare(load(args.before), load(args.after))
+    else:
+        best([load(run) for run in args.runs])
+
+
+if __name__ == "__main__":
+    main()
