@@ -11,7 +11,8 @@ it needs a question settled that none of them ever did), and it lists the questi
 settled, by kind. A run's earliest wins are one count per sheet (`k/n`): `best` takes the
 largest k of any run, which may count low where runs settled different roles.
 
-A run is read from its corpus.csv, or from rows.jsonl while it is still going.
+Each prints its table, then one JSON line of its figures. A run is read from its
+corpus.csv, or from rows.jsonl while it is still going.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ def compare(before: dict[str, dict], after: dict[str, dict]) -> None:
     total = [sum(int(run[sheet]["settled"]) for sheet in sheets) for run in (before, after)]
     asked = sum(int(after[sheet]["questions"]) for sheet in sheets)
     print(f"{len(sheets)} sheets, {asked} questions: settled {total[0]} -> {total[1]}")
+    print(json.dumps({"sheets": len(sheets), "questions": asked, "settled": total}))
 
 
 def best(runs: list[dict[str, dict]]) -> None:
@@ -81,16 +83,20 @@ def best(runs: list[dict[str, dict]]) -> None:
         f"{len(sheets)} sheets, {asked} questions: {total} ({total / max(1, asked):.1%}) "
         f"settled in at least one of {len(runs)} runs, {least} in every one"
     )
+    unsettled = {}
     for question in (*QUESTIONS, "earliest_win"):
         never = {}  # sheet -> questions of this kind no run settled
         for sheet, marks in most.items():
             rows = [run[sheet] for run in runs if sheet in run]
-            asked = max(_wins(row)[1] for row in rows) if question == "earliest_win" else 1
-            if asked > marks[question]:
-                never[sheet] = asked - marks[question]
+            kind = max(_wins(row)[1] for row in rows) if question == "earliest_win" else 1
+            if kind > marks[question]:
+                never[sheet] = kind - marks[question]
         print(f"\n{question}: {sum(never.values())} never settled, on {len(never)} sheets")
         for sheet, count in never.items():
             print(f"  {sheet}" + (f" ({count})" if question == "earliest_win" else ""))
+        unsettled[question] = sum(never.values())
+    figures = {"sheets": len(sheets), "questions": asked, "runs": len(runs)}
+    print(json.dumps(figures | {"settled_any": total, "settled_every": least} | unsettled))
 
 
 def main() -> None:
