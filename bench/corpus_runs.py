@@ -69,33 +69,33 @@ def compare(before: dict[str, dict], after: dict[str, dict]) -> None:
 
 def best(runs: list[dict[str, dict]]) -> None:
     sheets = sorted(set().union(*runs))
-    most: dict[str, dict[str, int]] = {}
+    most: dict[str, dict[str, int]] = {}  # per sheet and question: settled in some run
+    asked: dict[str, dict[str, int]] = {}  # per sheet and question: how many
     least = 0  # settled in every run
     for sheet in sheets:
-        marks = [settled(run[sheet]) for run in runs if sheet in run]
+        rows = [run[sheet] for run in runs if sheet in run]
+        marks = [settled(row) for row in rows]
         most[sheet] = {question: max(mark[question] for mark in marks) for question in marks[0]}
         least += sum(min(mark[question] for mark in marks) for question in marks[0])
-    asked = sum(
-        int(next(run[sheet] for run in runs if sheet in run)["questions"]) for sheet in sheets
-    )
-    total = sum(sum(marks.values()) for marks in most.values())
+        wins = max(_wins(row)[1] for row in rows)
+        asked[sheet] = dict.fromkeys(QUESTIONS, 1) | {"earliest_win": wins}
+    total, questions = (sum(sum(count.values()) for count in per.values()) for per in (most, asked))
     print(
-        f"{len(sheets)} sheets, {asked} questions: {total} ({total / max(1, asked):.1%}) "
+        f"{len(sheets)} sheets, {questions} questions: {total} ({total / max(1, questions):.1%}) "
         f"settled in at least one of {len(runs)} runs, {least} in every one"
     )
     unsettled = {}
     for question in (*QUESTIONS, "earliest_win"):
-        never = {}  # sheet -> questions of this kind no run settled
-        for sheet, marks in most.items():
-            rows = [run[sheet] for run in runs if sheet in run]
-            kind = max(_wins(row)[1] for row in rows) if question == "earliest_win" else 1
-            if kind > marks[question]:
-                never[sheet] = kind - marks[question]
+        never = {  # sheet -> questions of this kind no run settled
+            sheet: asked[sheet][question] - most[sheet][question]
+            for sheet in sheets
+            if asked[sheet][question] > most[sheet][question]
+        }
         print(f"\n{question}: {sum(never.values())} never settled, on {len(never)} sheets")
         for sheet, count in never.items():
             print(f"  {sheet}" + (f" ({count})" if question == "earliest_win" else ""))
         unsettled[question] = sum(never.values())
-    figures = {"sheets": len(sheets), "questions": asked, "runs": len(runs)}
+    figures = {"sheets": len(sheets), "questions": questions, "runs": len(runs)}
     print(json.dumps(figures | {"settled_any": total, "settled_every": least} | unsettled))
 
 
