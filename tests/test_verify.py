@@ -458,6 +458,21 @@ def test_a_win_found_bounds_the_shortest_game(monkeypatch):
     assert shortest.detail.endswith("one ends after 5 (a line of play replayed)")
 
 
+def test_a_shortest_game_a_win_search_finds_answers_the_question_that_ran_out():
+    # tic-tac-toe: no game ends before x's third mark, after 5 steps (x, o, x, o, x), and
+    # x can win then. The shortest game's own question gets no time; the earliest win's
+    # search then finds the shortest game first, and that answers the question too.
+    game = load_game(str(SHEETS / "tictactoe.kif"))
+    system = ground(game.rules, "tictactoe")
+    verifier = Verifier(make_unrolling(system, "cnf"), [game], horizon=10)
+    ran_out = verifier._timed("shortest_game", verifier.shortest_game, Budget(0.0))
+    assert ran_out.status == "unknown"
+    verifier.answers["shortest_game"] = ran_out
+    verifier._timed("xplayer", lambda: verifier.earliest_win(0), Budget(10.0))
+    shortest = verifier.answers["shortest_game"]
+    assert (shortest.status, shortest.value) == ("proved", 5)
+
+
 def test_a_line_that_starts_as_one_replayed_before_is_replayed_from_where_they_part(
     monkeypatch,
 ):

@@ -79,6 +79,12 @@ ENDING_SHARE = 0.5
 """Where the shortest game is still unknown, the share of an earliest win's time that goes on
 its search first: every win is at least as deep, and the depths just below the shortest game
 are often the hard ones (checkers), which the questions then search once for all."""
+SAME_START_ENDING_SHARE = 0.8
+"""The same where no count proves the win deeper than the shortest game's search has reached:
+the win's search would start there, asking the same hard depth for fewer states
+(checkersSmall/v1: 23 s of its 120 s went on refuting a win at depth 12 while the shortest
+game's query there, which refutes both, was still unfinished). The win keeps the rest, for a
+game whose terminal states are hard to find there but its wins not."""
 BOUNDS_SHARE = 0.1
 """The share of the time left that replaying the shortest line found behind an unknown
 shortest game or earliest win may take (it tells how deep the answer is at most)."""
@@ -502,7 +508,7 @@ class Verifier(OutcomeQuestion):
                 "scoring of the complete outcome set does",
             )
         condition = self._win_condition(role)
-        ending = self._shortest_ending_first()
+        ending = self._shortest_ending_first(condition)
         won = ending is not None and value(self.system.evaluate(self._final_state(ending)), win)
         best = ending if won else None
         line = self._shortest(condition, lower=self.shortest_depth, best=best, counted=True)
@@ -543,13 +549,22 @@ class Verifier(OutcomeQuestion):
             detail += " (a role whose equality is unproved stands alone)"
         return Answer(status, found.teams, detail=detail)
 
-    def _shortest_ending_first(self) -> Line | None:
-        """The shortest game's line, searched for in ENDING_SHARE of the time left where it
-        is still unknown (None if that runs out, or there is none)."""
+    def _shortest_ending_first(self, win: int) -> Line | None:
+        """The shortest game's line, searched for where it is still unknown, before the
+        search for `win` (a condition that implies a terminal state): in ENDING_SHARE of the
+        time left, or SAME_START_ENDING_SHARE where no count proves `win` deeper than the
+        shortest game's search has reached (None if that runs out, or there is none). Found
+        here after the shortest game's own question ran out of time, it answers that too."""
         if not self._ending_searched:
+            reached = self._none_known(self.system.terminal)
+            needed = self._needed(win, reached, self._playout_line(win, reached))
+            share = SAME_START_ENDING_SHARE if needed <= reached else ENDING_SHARE
             try:
-                with self._within(self.budget.part(share=ENDING_SHARE)):
+                with self._within(self.budget.part(share=share)):
                     self._shortest_ending()
+                    asked = self.answers.get("shortest_game")
+                    if asked is not None and asked.status == UNKNOWN:
+                        self.answers["shortest_game"] = self.shortest_game()
             except OutOfBudget:
                 self.budget.check()  # only the share ran out
         return self._ending
