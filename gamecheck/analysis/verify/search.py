@@ -563,8 +563,10 @@ class Verifier(OutcomeQuestion):
                 with self._within(self.budget.part(share=share)):
                     self._shortest_ending()
                     asked = self.answers.get("shortest_game")
-                    if asked is not None and asked.status == UNKNOWN:
-                        self.answers["shortest_game"] = self.shortest_game()
+                    if asked is not None and asked.status == UNKNOWN:  # its own time kept
+                        self.answers["shortest_game"] = replace(
+                            self.shortest_game(), seconds=asked.seconds
+                        )
             except OutOfBudget:
                 self.budget.check()  # only the share ran out
         return self._ending
