@@ -79,12 +79,14 @@ ENDING_SHARE = 0.5
 """Where the shortest game is still unknown, the share of an earliest win's time that goes on
 its search first: every win is at least as deep, and the depths just below the shortest game
 are often the hard ones (checkers), which the questions then search once for all."""
-SAME_START_ENDING_SHARE = 0.8
-"""The same where no count proves the win deeper than the shortest game's search has reached:
-the win's search would start there, asking the same hard depth for fewer states
-(checkersSmall/v1: 23 s of its 120 s went on refuting a win at depth 12 while the shortest
-game's query there, which refutes both, was still unfinished). The win keeps the rest, for a
-game whose terminal states are hard to find there but its wins not."""
+SAME_START_ENDING_SHARE = 0.6
+"""The share of the rest that the shortest game's search then gets where no count proves the
+win deeper than it has reached (0.8 of the win's time in all): the win's search would start
+there, asking the same hard depth for fewer states (checkersSmall/v1: 23 s of its 120 s went
+on refuting a win at depth 12 while the shortest game's query there, which refutes both, was
+still unfinished). The win keeps the rest, for a game whose terminal states are hard to find
+there but its wins not. The win's count is sought after the first share, not before it:
+before, it took half of the time cubicup's shortest game needed to find its count bound."""
 BOUNDS_SHARE = 0.1
 """The share of the time left that replaying the shortest line found behind an unknown
 shortest game or earliest win may take (it tells how deep the answer is at most)."""
@@ -552,24 +554,31 @@ class Verifier(OutcomeQuestion):
     def _shortest_ending_first(self, win: int) -> Line | None:
         """The shortest game's line, searched for where it is still unknown, before the
         search for `win` (a condition that implies a terminal state): in ENDING_SHARE of the
-        time left, or SAME_START_ENDING_SHARE where no count proves `win` deeper than the
-        shortest game's search has reached (None if that runs out, or there is none). Found
-        here after the shortest game's own question ran out of time, it answers that too."""
+        time left; then, if no count proves `win` deeper than that search has reached, in
+        SAME_START_ENDING_SHARE of the rest (None if that runs out, or there is none)."""
+        self._ending_within(ENDING_SHARE)
         if not self._ending_searched:
             reached = self._none_known(self.system.terminal)
-            needed = self._needed(win, reached, self._playout_line(win, reached))
-            share = SAME_START_ENDING_SHARE if needed <= reached else ENDING_SHARE
-            try:
-                with self._within(self.budget.part(share=share)):
-                    self._shortest_ending()
-                    asked = self.answers.get("shortest_game")
-                    if asked is not None and asked.status == UNKNOWN:  # its own time kept
-                        self.answers["shortest_game"] = replace(
-                            self.shortest_game(), seconds=asked.seconds
-                        )
-            except OutOfBudget:
-                self.budget.check()  # only the share ran out
+            if self._needed(win, reached, self._playout_line(win, reached)) <= reached:
+                self._ending_within(SAME_START_ENDING_SHARE)
         return self._ending
+
+    def _ending_within(self, share: float) -> None:
+        """Search for the shortest game's line in `share` of the time left, where it is
+        still unknown. Found after the shortest game's own question ran out of time, it
+        answers that question too."""
+        if self._ending_searched:
+            return
+        try:
+            with self._within(self.budget.part(share=share)):
+                self._shortest_ending()
+                asked = self.answers.get("shortest_game")
+                if asked is not None and asked.status == UNKNOWN:  # its own time kept
+                    self.answers["shortest_game"] = replace(
+                        self.shortest_game(), seconds=asked.seconds
+                    )
+        except OutOfBudget:
+            self.budget.check()  # only the share ran out
 
     # -- helpers -------------------------------------------------------------------------
     @contextmanager
