@@ -85,8 +85,8 @@ win deeper than it has reached (0.8 of the win's time in all): the win's search 
 there, asking the same hard depth for fewer states (checkersSmall/v1: 23 s of its 120 s went
 on refuting a win at depth 12 while the shortest game's query there, which refutes both, was
 still unfinished). The win keeps the rest, for a game whose terminal states are hard to find
-there but its wins not. The win's count is sought after the first share, not before it:
-before, it took half of the time cubicup's shortest game needed to find its count bound."""
+there but its wins not. The win's count is sought after the first share: sought before it
+(e7f46fe), it took half of the time cubicup's shortest game needed for its count bound."""
 BOUNDS_SHARE = 0.1
 """The share of the time left that replaying the shortest line found behind an unknown
 shortest game or earliest win may take (it tells how deep the answer is at most)."""
