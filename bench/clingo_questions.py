@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import re
 import subprocess
 import sys
 import time
@@ -165,16 +166,24 @@ def gamecheck_answers(sheet: Path, horizon: int, seconds: float) -> dict:
         "wall": round(wall, 2),
         "seconds": round(preparing + longest["seconds"] + playable["seconds"], 2),
         "dead_end": {"refuted": "found", "proved": "none"}.get(playable["status"], "unknown"),
-        "runs_past_horizon": _runs_past(longest),
+        "runs_past_horizon": _runs_past(longest, horizon),
     }
 
 
-def _runs_past(longest: dict) -> str:
+def _runs_past(longest: dict, horizon: int) -> str:
     """verify's longest-game answer as the bounded question: is a state still running after
-    H steps? (proved: no; unknown with a state reachable at the horizon: yes)."""
-    if longest["status"] == "proved":
+    H steps? No where it is proved, or unknown between bounds of which the upper one is
+    within H; yes where it is refuted (a loop), the lower bound lies beyond H, or a
+    non-terminal state is reachable at H."""
+    detail = longest.get("detail") or ""
+    ends_within = re.search(r"every game ends within (\d+) steps", detail)
+    if longest["status"] == "proved" or (ends_within and int(ends_within[1]) <= horizon):
         return "none"
-    return "found" if "reachable at depth" in (longest.get("detail") or "") else "unknown"
+    lasts = re.search(r"some game lasts (\d+) or more", detail)  # not terminal a step before
+    reachable = "a non-terminal state is reachable at depth" in detail
+    if longest["status"] == "refuted" or reachable or (lasts and int(lasts[1]) > horizon):
+        return "found"
+    return "unknown"
 
 
 def main() -> None:
