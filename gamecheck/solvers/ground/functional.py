@@ -41,6 +41,7 @@ from gamecheck.solvers.ground.sampling import (
 )
 from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll_cnf import CnfUnrolling
+from gamecheck.solvers.sat import Model
 
 POSITIONS_VARIED = 2
 """Candidates vary one argument position, or two (othello's count of black and red pieces
@@ -204,11 +205,10 @@ class _Prover:
         self.open[index] = False
         return False
 
-    def _rule_out(self, model: set[int]) -> None:
+    def _rule_out(self, model: Model) -> None:
         """Close the candidates (and drop the totalness) that the model breaks."""
-        true = np.zeros(max(model, default=0) + 2, dtype=bool)
+        true = np.append(model.truth(), False)  # a variable past the model's end is false
         true[0] = True
-        true[np.fromiter(model, dtype=np.int64, count=len(model))] = True
         variable = np.minimum(self.variable, len(true) - 1)
         held = true[variable] ^ self.negated
         count = np.bincount(self.owner, weights=held, minlength=len(self.open))

@@ -30,6 +30,7 @@ from gamecheck.solvers.ground.transition import TransitionSystem
 from gamecheck.solvers.ground.unroll import reaches
 from gamecheck.solvers.sat import (
     Lit,
+    Model,
     and_clauses,
     count_in_unary,
     merge_unary,
@@ -468,9 +469,7 @@ class Folded:
     def satisfiable(self, budget: Budget | None = None) -> bool:
         return self.model(budget=budget) is not None
 
-    def model(
-        self, assumptions: Sequence[Lit] = (), budget: Budget | None = None
-    ) -> list[int] | None:
+    def model(self, assumptions: Sequence[Lit] = (), budget: Budget | None = None) -> Model | None:
         """A model of the query's clauses, the case's and the assumptions in the shared
         solver (with the state invariants), or None; OutOfBudget if `budget` (the cases'
         by default) ends first. The query's clauses are dropped after it (each under a
@@ -481,7 +480,7 @@ class Folded:
         try:
             assumed = [self._switch, query, *assumptions]
             satisfiable = solve_within(solver, assumed, budget or self.cases.budget)
-            return solver.get_model() if satisfiable else None
+            return Model(solver.get_model()) if satisfiable else None
         finally:
             solver.add_clause([-query])
 

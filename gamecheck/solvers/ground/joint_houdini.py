@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from gamecheck.budget import Budget
 from gamecheck.solvers.ground.joint_cases import Cases, Folded, split_cases
 from gamecheck.solvers.ground.transition import TransitionSystem
-from gamecheck.solvers.sat import Lit, holds_in, negate
+from gamecheck.solvers.sat import Lit, holds, negate
 
 
 def houdini_by_cases(
@@ -76,7 +76,7 @@ def _broken(case: Folded, touched: list, assumed: list[Lit]) -> set:
             model = case.model(assumed)
             if model is None:
                 break
-            broken |= {c for c in touched if not holds_in(model, after[c])}
+            broken |= {c for c in touched if not holds(after[c], model)}
     finally:
         case.retire()
     return broken

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -127,9 +127,9 @@ class Unrolling(ABC):
         literals <= high. Weights are positive, literals never constants."""
 
     @abstractmethod
-    def _solve(self, assumptions: list[int], budget: Budget, note: str) -> set[int] | bool:
-        """The true variables of a model (a set), False if there is none; OutOfBudget if the
-        budget ends first. The assumptions hold only for this call; `note` says what the
+    def _solve(self, assumptions: list[int], budget: Budget, note: str) -> Container[int] | bool:
+        """A model (its true variables: `v in model`), False if there is none; OutOfBudget if
+        the budget ends first. The assumptions hold only for this call; `note` says what the
         call asks (recorded with it when recording)."""
 
     def _new_variables(self, count: int) -> np.ndarray:
@@ -558,7 +558,7 @@ class Unrolling(ABC):
                 return Line(steps), next(j for j, equal in enumerate(same) if equal in model)
         return None
 
-    def _joint(self, t: int, model: set[int]) -> tuple[int, ...]:
+    def _joint(self, t: int, model: Container[int]) -> tuple[int, ...]:
         return tuple(
             next(a for a in range(len(actions)) if holds(self.does(role, a, t), model))
             for role, actions in enumerate(self.system.actions)

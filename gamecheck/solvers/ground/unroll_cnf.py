@@ -8,7 +8,7 @@ serves the next.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 
 import numpy as np
 
@@ -73,7 +73,7 @@ class CnfUnrolling(Unrolling):
     ) -> None:
         self.clauses.linear_if(condition, terms, low, high)
 
-    def _solve(self, assumptions: list[int], budget: Budget, note: str) -> set[int] | bool:
+    def _solve(self, assumptions: list[int], budget: Budget, note: str) -> Container[int] | bool:
         return self.clauses.solve(assumptions, budget, note)
 
     def _retire(self, query: int) -> None:

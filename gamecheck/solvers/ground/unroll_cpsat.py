@@ -8,6 +8,8 @@ constraint added, one worker, until the budget ends (then the search is stopped)
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 from ortools.sat.python import cp_model
 
 from gamecheck.budget import Budget, OutOfBudget
@@ -69,7 +71,7 @@ class CpSatUnrolling(Unrolling):
             constraint.only_enforce_if(self._var(condition))
         self.constraint_count += 1
 
-    def _solve(self, assumptions: list[int], budget: Budget, note: str) -> set[int] | bool:
+    def _solve(self, assumptions: list[int], budget: Budget, note: str) -> Container[int] | bool:
         answer = "unknown"
         try:
             found = self._solve_copy(assumptions, budget)
@@ -79,7 +81,7 @@ class CpSatUnrolling(Unrolling):
             if self.record:
                 self.queries.append(Query(tuple(assumptions), note, answer))
 
-    def _solve_copy(self, assumptions: list[int], budget: Budget) -> set[int] | bool:
+    def _solve_copy(self, assumptions: list[int], budget: Budget) -> Container[int] | bool:
         model = self.model.clone()
         for literal in assumptions:
             model.add_bool_and([self._var(literal)])
