@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
-import re
 import subprocess
 import sys
 import time
@@ -172,16 +171,11 @@ def gamecheck_answers(sheet: Path, horizon: int, seconds: float) -> dict:
 
 def _runs_past(longest: dict, horizon: int) -> str:
     """verify's longest-game answer as the bounded question: is a state still running after
-    H steps? No where it is proved, or unknown between bounds of which the upper one is
-    within H; yes where it is refuted (a loop), the lower bound lies beyond H, or a
-    non-terminal state is reachable at H."""
-    detail = longest.get("detail") or ""
-    ends_within = re.search(r"every game ends within (\d+) steps", detail)
-    if longest["status"] == "proved" or (ends_within and int(ends_within[1]) <= horizon):
+    H steps? No where it is proved, or unknown with its upper bound (`at_most`) within H; yes
+    where it is refuted (a loop), or unknown with its lower bound (`at_least`) beyond H."""
+    if longest["status"] == "proved" or longest.get("at_most", horizon + 1) <= horizon:
         return "none"
-    lasts = re.search(r"some game lasts (\d+) or more", detail)  # not terminal a step before
-    reachable = "a non-terminal state is reachable at depth" in detail
-    if longest["status"] == "refuted" or reachable or (lasts and int(lasts[1]) > horizon):
+    if longest["status"] == "refuted" or longest.get("at_least", 0) > horizon:
         return "found"
     return "unknown"
 

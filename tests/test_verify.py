@@ -322,10 +322,12 @@ def test_a_game_longer_than_the_horizon_without_a_loop_stays_unknown():
     result = verify_game(sheet, horizon=8, exhaustive=False, invariants=False)
     assert result.longest_game.status == "unknown"
     assert "no line of play up to it comes back" in result.longest_game.detail
+    assert (result.longest_game.at_least, result.longest_game.at_most) == (9, None)
     assert result.termination.status == "unknown"
     result = verify_game(sheet, horizon=8, exhaustive=False)
     assert result.longest_game.status == "unknown"
     assert "beyond the horizon" in result.longest_game.detail
+    assert result.longest_game.at_most == 10
     assert (result.termination.status, result.termination.value) == ("proved", 10)
     assert not result.complete
 
@@ -351,20 +353,27 @@ def test_a_line_another_question_played_settles_the_longest_game(monkeypatch):
     assert len(result.longest_game.witness) == 8 and game.is_terminal(last)
 
 
-def test_a_time_limit_between_the_bounds_keeps_them(monkeypatch):
+@pytest.mark.parametrize("horizon", [300, 8])
+def test_a_time_limit_between_the_bounds_keeps_them(monkeypatch, horizon):
     # fill_or_stop.kif: seven of the eight cells filled is still play, eight filled ends the
     # game, so every game ends within 8 steps and some lasts 8. The time runs out as the
     # longest game's last line is looked for: the bounds proved so far are the answer,
-    # termination is proved, and the other questions hold for all reachable states.
+    # termination is proved with the same bound, and the other questions hold for all
+    # reachable states; also where that bound is the horizon itself (the invariants' own
+    # bound, 10, lies beyond it).
     def out_of_time(self, depth):
         raise OutOfBudget("the time limit ran out")
 
     monkeypatch.setattr(Verifier, "_longest_ending_by", out_of_time)
-    result = verify_game(str(SHEETS / "fill_or_stop.kif"), exhaustive=False)
+    result = verify_game(str(SHEETS / "fill_or_stop.kif"), horizon=horizon, exhaustive=False)
     longest = result.longest_game
     assert longest.status == "unknown" and longest.value is None
     assert "every game ends within 8 steps" in longest.detail
     assert "some game lasts 8 or more" in longest.detail
+    assert {key: longest.to_json()[key] for key in ("at_least", "at_most")} == {
+        "at_least": 8,
+        "at_most": 8,
+    }
     # that every game ends is proved all the same, with the bound
     assert (result.termination.status, result.termination.value) == ("proved", 8)
     assert result.defects == [] and "termination" not in result.unknown
@@ -435,6 +444,7 @@ def test_a_shortest_game_cut_short_tells_the_bounds_it_reached(monkeypatch):
     )
     assert bounds is not None, answer.detail
     assert 7 <= int(bounds.group(1)) <= 10
+    assert (answer.at_least, answer.at_most) == (5, int(bounds.group(1)))
     # Asked again with no time left (a second round that starts at the deadline): no line
     # can be replayed now, and the one replayed before bounds the answer still.
     verifier.whole_budget = Budget(0)

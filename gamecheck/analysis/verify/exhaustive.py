@@ -75,7 +75,6 @@ class ExhaustiveVerifier(Verifier):
         graph = self.graph
         start = graph.line_to(int(graph.sources[cycle[0]]))
         loop = graph.steps(cycle)
-        self.deepest = self.horizon
         return self._loop(Line(start.steps + loop), start.depth)
 
     def _shortest(

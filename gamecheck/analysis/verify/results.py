@@ -21,11 +21,18 @@ class Answer:
     witness: tuple[tuple[str, ...], ...] | None = None
     detail: str = ""
     seconds: float = 0.0
+    at_least: int | None = None
+    at_most: int | None = None
+    """For an unknown longest game, shortest game or earliest win: the steps the answer is
+    proved to be at least, and at most (a line of play replayed), where the searches got."""
 
     def to_json(self) -> dict:
         result = {"status": self.status, "seconds": round(self.seconds, 3)}
         if self.value is not None:
             result["value"] = self.value
+        for name in ("at_least", "at_most"):
+            if getattr(self, name) is not None:
+                result[name] = getattr(self, name)
         if self.witness is not None:
             result["witness"] = [list(step) for step in self.witness]
         if self.detail:

@@ -139,7 +139,8 @@ class Verifier(OutcomeQuestion):
         """Whether the search for the shortest game ended (`_ending` is its line, or None if
         no terminal state is reachable)."""
         self.deepest: int | None = None
-        """The last depth any question needs: one past the deepest non-terminal state."""
+        """The last depth any question needs: no non-terminal state is reachable there
+        (proved; None while unknown, and where the game need not end)."""
         self.answers: dict[str, Answer | Outcomes] = {}
         """The answers given so far, by question (a role's name: its earliest win)."""
         self._nonterminal: dict[int, Line | None] = {}
@@ -263,16 +264,16 @@ class Verifier(OutcomeQuestion):
                 detail=f"every game ends within {high} steps (no non-terminal state the "
                 f"invariants allow is that deep), beyond the horizon ({self.horizon}): the "
                 "longest game is not searched for",
+                at_least=low + 1,
+                at_most=high,
             )
         if high is None and self.playouts is not None:
             found = self.playouts.lasso(self.budget)
             if found is not None:
-                self.deepest = self.horizon
                 return self._loop(*found)
         while high is None:
             probe = min(max(1, 2 * low), self.horizon)
             if probe == low:
-                self.deepest = self.horizon
                 return self._endless()
             if self._nonterminal_at(probe) is None:
                 high = probe
@@ -296,6 +297,8 @@ class Verifier(OutcomeQuestion):
                 detail=f"{reason} between bounds: every game ends within "
                 f"{high} steps (no non-terminal state is reachable at depth {high}), and "
                 f"some game lasts {low + 1} or more",
+                at_least=low + 1,
+                at_most=high,
             )
 
     def _bound_by_invariants(self) -> None:
@@ -382,6 +385,7 @@ class Verifier(OutcomeQuestion):
                 detail=f"a non-terminal state is reachable at depth {self.horizon} "
                 "(the horizon) and no line of play up to it comes back to a state it "
                 "passed: the game lasts longer or never ends",
+                at_least=self.horizon + 1,
             )
         return self._loop(*found)
 
@@ -645,9 +649,11 @@ class Verifier(OutcomeQuestion):
         bounds = [f"{none} in fewer than {least} steps"] if least else []
         if line is not None:
             bounds.append(f"{some} after {line.depth} (a line of play replayed)")
+        known = {"at_least": least or None, "at_most": None if line is None else line.depth}
         if len(bounds) == 2:
-            return Answer(UNKNOWN, detail=f"{reason} between bounds: {bounds[0]}, and {bounds[1]}")
-        return Answer(UNKNOWN, detail=": ".join([reason, *bounds]))
+            detail = f"{reason} between bounds: {bounds[0]}, and {bounds[1]}"
+            return Answer(UNKNOWN, detail=detail, **known)
+        return Answer(UNKNOWN, detail=": ".join([reason, *bounds]), **known)
 
     def _impossible(self, condition: int) -> bool:
         """Whether no state satisfying the invariants satisfies `condition`."""
@@ -846,7 +852,9 @@ class Verifier(OutcomeQuestion):
         return False
 
     def _complete(self) -> bool:
-        return self.deepest is not None and self.deepest < self.horizon
+        """Whether the depths searched hold every reachable state: no non-terminal state is
+        reachable at `deepest` (a depth the horizon reaches)."""
+        return self.deepest is not None and self.deepest <= self.horizon
 
     def _bound(self, condition: int) -> str:
         """How far an answer that no state satisfies `condition` reaches."""
