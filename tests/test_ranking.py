@@ -343,6 +343,24 @@ def test_a_ranking_proves_termination_beyond_the_horizon():
     assert not result.complete
 
 
+def test_a_ranking_bound_beyond_the_horizon_leaves_the_longest_game_to_search():
+    # PREPARE_THEN_MARK: no game has more than 7 steps by the ranking (none is non-terminal
+    # at 8), and the longest game is 6 steps. With the horizon at 6, no state at depth 6 is
+    # non-terminal, so the longest game is searched for below it and proved.
+    result = verify_game(PREPARE_THEN_MARK, horizon=6, exhaustive=False)
+    assert (result.longest_game.status, result.longest_game.value) == ("proved", 6)
+    assert (result.termination.status, result.termination.value) == ("proved", 6)
+    assert result.complete
+    # At 5, one is (prepare, mark, prepare, mark, prepare): the game lasts 6 steps or more,
+    # and the invariants' bound (between the longest game and the ranking's) is the most.
+    result = verify_game(PREPARE_THEN_MARK, horizon=5, exhaustive=False)
+    longest = result.longest_game
+    assert longest.status == "unknown" and longest.at_least == 6
+    assert 6 <= longest.at_most <= 8
+    assert (result.termination.status, result.termination.value) == ("proved", longest.at_most)
+    assert not result.complete
+
+
 def test_a_clock_longer_than_the_horizon_is_a_ranking():
     # weights spanning 59 are needed; with the horizon at 10 only the ranking proves the end
     ranking = invariants_of(CLOCK).ranking

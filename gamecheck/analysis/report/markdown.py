@@ -115,11 +115,14 @@ def _verification(results: GameResults) -> str:
             "",
         ]
     if result.complete:
-        lines.append("The longest game is proved, so every answer covers every reachable state.")
+        lines.append(
+            "Every game is proved to end within the horizon, so every answer covers every "
+            "reachable state."
+        )
     else:
         lines.append(
-            f"**The longest game is not proved**: the answers hold for lines of play of at "
-            f"most {result.horizon} steps only."
+            "**Not every game is proved to end within the horizon**: the answers hold for "
+            f"lines of play of at most {result.horizon} steps only."
         )
     lines += ["", markdown_table(tables.verification_table(result)), ""]
     lines += _outcome_set(results)
@@ -134,7 +137,7 @@ def _outcome_set(results: GameResults) -> list[str]:
     else:
         status = (
             "unknown: the goal vectors below occur; whether others do was not settled "
-            "(the time limit ran out or the longest game is not proved)."
+            "(the time limit ran out, or not every game is proved to end within the horizon)."
         )
     lines = [
         "### Outcome set",

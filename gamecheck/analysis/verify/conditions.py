@@ -76,6 +76,10 @@ def ends_terminal(game: Game, state) -> bool:
     return game.is_terminal(state)
 
 
+def ends_running(game: Game, state) -> bool:
+    return not game.is_terminal(state)
+
+
 def some_role_stuck(game: Game, state) -> bool:
     return not game.is_terminal(state) and any(not game.legal(state, r) for r in game.roles)
 

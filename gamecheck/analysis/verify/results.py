@@ -72,8 +72,10 @@ class Verification:
     backend: str
     horizon: int
     complete: bool
-    """Whether every answer covers every reachable state: the longest game is proved, or
-    every reachable state was listed (the exhaustive search)."""
+    """Whether every answer covers every reachable state: a depth within the horizon with no
+    non-terminal state is proved (the longest game's search reaches one even where its time
+    runs out before the game's exact length), or every reachable state was listed (the
+    exhaustive search)."""
     longest_game: Answer
     shortest_game: Answer
     playability: Answer

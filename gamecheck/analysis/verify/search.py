@@ -23,6 +23,7 @@ from functools import partial
 from gamecheck.analysis.teams import goals_differ, partition
 from gamecheck.analysis.verify.conditions import (
     Conditions,
+    ends_running,
     ends_terminal,
     ends_with_different_goals,
     ends_with_goal,
@@ -90,6 +91,11 @@ there but its wins not. The win's count is sought after the first share: sought 
 BOUNDS_SHARE = 0.1
 """The share of the time left that replaying the shortest line found behind an unknown
 shortest game or earliest win may take (it tells how deep the answer is at most)."""
+PAST_HORIZON_SHARE = 0.5
+"""The share of the longest game's time that asking for a non-terminal state at the horizon
+may take, where the invariants bound every game only beyond it: one is a lower bound past
+the horizon; none lets the search below the horizon prove the longest game (their bound is
+loose: 48 steps where 3pConnectFour's horizon is 30)."""
 EVERY_STATE = "(all reachable states)"
 """How far an answer reaches that holds of every reachable state, not only up to the horizon."""
 EXTENSION_SHARE = 0.25
@@ -259,14 +265,10 @@ class Verifier(OutcomeQuestion):
         high = self._counted_bound(nonterminal)  # non-terminal at low, none from high on
         if high is not None and high > self.horizon:
             self.ends_within = high
-            return Answer(
-                UNKNOWN,
-                detail=f"every game ends within {high} steps (no non-terminal state the "
-                f"invariants allow is that deep), beyond the horizon ({self.horizon}): the "
-                "longest game is not searched for",
-                at_least=low + 1,
-                at_most=high,
-            )
+            past = self._past_horizon(low, high)
+            if past is not None:
+                return past
+            high = self.horizon  # no non-terminal state there: search below it
         if high is None and self.playouts is not None:
             found = self.playouts.lasso(self.budget)
             if found is not None:
@@ -300,6 +302,39 @@ class Verifier(OutcomeQuestion):
                 at_least=low + 1,
                 at_most=high,
             )
+
+    def _past_horizon(self, low: int, high: int) -> Answer | None:
+        """Where the invariants bound every game by `high` steps, beyond the horizon: the
+        longest game's bounds if a non-terminal state is reachable at the horizon (a line
+        of play replayed), or if PAST_HORIZON_SHARE of the time runs out first; None if
+        no such state is reachable (every game ends within the horizon)."""
+        bound = (
+            f"every game ends within {high} steps (no non-terminal state the invariants "
+            "allow is that deep)"
+        )
+        try:
+            with self._within(self.budget.part(share=PAST_HORIZON_SHARE)):
+                line = self._nonterminal_at(self.horizon)
+                if line is not None:
+                    self.replays.checked(line, ends_running)
+        except OutOfBudget:
+            self.budget.check()  # only the share ran out
+            return Answer(
+                UNKNOWN,
+                detail=f"{bound}, beyond the horizon ({self.horizon}): whether a game lasts "
+                "longer than the horizon is unknown",
+                at_least=low + 1,
+                at_most=high,
+            )
+        if line is None:
+            return None
+        return Answer(
+            UNKNOWN,
+            detail=f"some game lasts more than {self.horizon} steps (a non-terminal state is "
+            f"reachable at depth {self.horizon}, the horizon), and {bound}",
+            at_least=self.horizon + 1,
+            at_most=high,
+        )
 
     def _bound_by_invariants(self) -> None:
         """Where the ranking or a counter bounds every game, take its bound before any
@@ -362,7 +397,7 @@ class Verifier(OutcomeQuestion):
         elif self.ends_within is not None:
             bound, note = (
                 self.ends_within,
-                " (by the invariants; the longest game lies beyond the horizon)",
+                " (by the invariants, a bound beyond the horizon)",
             )
         else:
             return Answer(UNKNOWN, detail=longest.detail, seconds=longest.seconds)

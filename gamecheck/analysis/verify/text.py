@@ -124,7 +124,9 @@ def verification_text(result: Verification, game: Game | None = None) -> str:
     teams = " | ".join(" ".join(team) for team in result.teams.value or []) or "none"
     lines.append(f"  {'teams':18} {result.teams.status:8} {teams}")
     if not result.complete:
-        lines.append("  (the longest game is not proved: answers hold up to the horizon only)")
+        lines.append(
+            "  (not every game is proved to end within the horizon: answers hold up to it only)"
+        )
     if result.interrupted:
         lines.append("  (interrupted: what is unknown was not reached)")
     lines.append(f"  total {result.seconds:.1f} s")
