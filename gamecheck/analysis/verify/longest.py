@@ -2,10 +2,12 @@
 can last, and whether every game ends.
 
 The first depth with no non-terminal state comes from the invariants where they bound the
-game (a counter or a ranking), else from probes at 1, 2, 4, ... steps; a binary search
-below it proves the longest game. The depth found is the last any other question needs:
-once it is within the horizon, every answer covers all reachable states. A line of play
-that comes back to a state it passed refutes termination.
+game (a counter or a ranking: where their bound lies beyond the horizon, a non-terminal
+state is first asked for at the horizon), else from probes at 1, 2, 4, ... steps; a binary
+search below it proves the longest game. The depth found is the last any other question
+needs: once it is within the horizon, every answer covers all reachable states. A line of
+play that comes back to a state it passed (a random playout's, or the solver's) refutes
+termination.
 """
 
 from __future__ import annotations
