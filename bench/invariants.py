@@ -7,7 +7,8 @@ I-th; with --only, those whose path contains one of the TEXTs), in a process of 
 grounds the sheet, plays the random playouts `gamecheck verify` plays, then runs
 `find_invariants` with a budget of S seconds (default 35, about what verify gives it at 120
 s) and records what was proved (state invariants, counters, balances, limits, the ranking's
-bound), the Houdini SAT calls and the seconds. Sheets that do not ground, or are GDL-II,
+bound), the Houdini SAT calls (and those of its last run over the candidates no batch proved,
+with what that run proved) and the seconds. Sheets that do not ground, or are GDL-II,
 are left out. It prints a table, a summary and one JSON line with every row (compare two
 commits by running each from its own checkout: the child is a `python -c`, which puts the
 working directory first on its path).
@@ -47,6 +48,8 @@ COLUMNS = (
     "limits",
     "steps_at_most_by_ranking",
     "houdini_sat_calls",
+    "houdini_together_proved",
+    "houdini_together_calls",
     "seconds",
 )
 
@@ -71,6 +74,9 @@ def main() -> None:
         "mined": len(mined),
         "state_invariants": sum(row["state_invariants"] for row in mined),
         "houdini_sat_calls": sum(row["houdini_sat_calls"] for row in mined),
+        "houdini_together_proved": sum(row["houdini_together_proved"] for row in mined),
+        "houdini_together_calls": sum(row["houdini_together_calls"] for row in mined),
+        "proved_together_on": sum(row["houdini_together_proved"] > 0 for row in mined),
         "seconds": round(sum(row["seconds"] for row in mined), 1),
         "peak_mb": max(row["peak_mb"] for row in rows),
     }

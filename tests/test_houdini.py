@@ -174,6 +174,7 @@ def test_batches_prove_what_one_run_over_all_candidates_cannot_within_the_budget
     proved, statistics = prove(system, candidates, None)
     assert (proved, statistics["houdini_sat_calls"]) == (invariant, 15)
     assert statistics["houdini_batches"] == statistics["houdini_batches_proved"] == 3
+    assert (statistics["houdini_together_proved"], statistics["houdini_together_calls"]) == (1, 7)
     proved, statistics = prove(system, candidates, 6)
     assert proved == {"at most one in control", "someone in control"}
     assert statistics["houdini_batches_proved"] == 2
@@ -188,6 +189,7 @@ def test_a_batch_inductive_only_with_a_later_one_is_proved_by_the_last_run():
     proved, statistics = prove(system, a_cell + control, None)
     assert proved == {"at most one in control", "someone in control", "at most one mark in (1 1)"}
     assert statistics["houdini_sat_calls"] == 3
+    assert (statistics["houdini_together_proved"], statistics["houdini_together_calls"]) == (1, 1)
 
 
 class FirstBatchOutOfTime(Budget):

@@ -74,6 +74,8 @@ class Induction:
                 "houdini_batches_deferred",
                 "houdini_batches_by_cases",
                 "houdini_sat_calls",
+                "houdini_together_proved",
+                "houdini_together_calls",
                 "parity_sat_calls",
             ),
             0,
@@ -129,12 +131,27 @@ class Induction:
             settled = set(found)
             rest = [c for c in active if c not in settled]
             if len(small) + len(large) > 1 and rest:
-                found += self._fixpoint(rest, assumed, budget)
+                found += self._together(rest, assumed, budget)
         except OutOfBudget:
             pass  # the batches proved so far stand
         finally:
             self.unrolling.add_clause([-assumed])
         return found
+
+    def _together(
+        self, rest: list[StateInvariant], assumed: int, budget: Budget
+    ) -> list[StateInvariant]:
+        """The fixpoint of the candidates no batch proved, run together; what it proves and
+        the SAT calls it makes (or made before the budget ended) counted in the statistics
+        (houdini_together_proved, houdini_together_calls)."""
+        calls = self.statistics["houdini_sat_calls"]
+        try:
+            proved = self._fixpoint(rest, assumed, budget)
+        finally:
+            made = self.statistics["houdini_sat_calls"] - calls
+            self.statistics["houdini_together_calls"] += made
+        self.statistics["houdini_together_proved"] += len(proved)
+        return proved
 
     def _prove(
         self, batch: list[StateInvariant], assumed: int, budget: Budget
