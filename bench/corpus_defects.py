@@ -21,7 +21,7 @@ from pathlib import Path
 from corpus_runs import load
 
 from gamecheck.analysis.replay import replay_line
-from gamecheck.errors import GamecheckError
+from gamecheck.errors import CrossCheckFailure, GamecheckError
 from gamecheck.models.sheet import GdlGame
 
 NEVER_WINS = "earliest_win"
@@ -53,8 +53,8 @@ def gathered(runs: list[dict[str, dict]]) -> dict[str, dict[str, list | None]]:
 
 
 def shown(game: GdlGame, name: str, line: list) -> str:
-    """What the reasoner's replay of `line` shows for the refuted property `name` (a
-    ReplayError, a GamecheckError, if an action is illegal there)."""
+    """What the reasoner's replay of `line` shows for the refuted property `name`
+    (ReplayError, a CrossCheckFailure, if an action of the line is illegal there)."""
     replay = replay_line(game, line)
     last = replay.states[-1]
     depth = len(line)
@@ -123,7 +123,7 @@ def section(sheet: str, found: dict[str, list | None], data: Path) -> tuple[list
             what = shown(game, name, line)
             confirmed = "no" if what.startswith("not shown") else "yes"
             order = ", ".join(game.roles)
-        except GamecheckError as error:
+        except (CrossCheckFailure, GamecheckError) as error:  # an illegal action, a bad sheet
             what, confirmed, order = f"NOT CONFIRMED by the reasoner: {error}", "no", "?"
         text += [
             f"- **{name}** refuted: {what}. The line of play (joint actions, roles in the "

@@ -74,9 +74,9 @@ def main() -> None:
         "mined": len(mined),
         "state_invariants": sum(row["state_invariants"] for row in mined),
         "houdini_sat_calls": sum(row["houdini_sat_calls"] for row in mined),
-        "houdini_together_proved": sum(row["houdini_together_proved"] for row in mined),
-        "houdini_together_calls": sum(row["houdini_together_calls"] for row in mined),
-        "proved_together_on": sum(row["houdini_together_proved"] > 0 for row in mined),
+        "houdini_together_proved": sum(row.get("houdini_together_proved", 0) for row in mined),
+        "houdini_together_calls": sum(row.get("houdini_together_calls", 0) for row in mined),
+        "proved_together_on": sum(row.get("houdini_together_proved", 0) > 0 for row in mined),
         "seconds": round(sum(row["seconds"] for row in mined), 1),
         "peak_mb": max(row["peak_mb"] for row in rows),
     }
