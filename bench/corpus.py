@@ -317,11 +317,14 @@ def _measured_rows(out: Path) -> list[dict]:
 
 
 def _chosen(sheet: Path, args) -> bool:
-    """Whether --only names the sheet (its relative path or its top folder)."""
-    if not args.only:
-        return True
+    """Whether --only names the sheet (or there is no --only)."""
+    return not args.only or any(_named(sheet, args, name) for name in args.only)
+
+
+def _named(sheet: Path, args, name: str) -> bool:
+    """Whether `name` is the sheet's path relative to DIR or its top folder."""
     relative = sheet.relative_to(args.directory)
-    return str(relative) in args.only or relative.parts[0] in args.only
+    return name in (str(relative), relative.parts[0])
 
 
 def main() -> None:
@@ -374,7 +377,11 @@ def main() -> None:
         check_sat_solver(args.sat_solver)
     except GamecheckError as error:
         parser.error(str(error))
-    sheets = [s for s in sorted(args.directory.rglob("*.kif")) if _chosen(s, args)]
+    every = sorted(args.directory.rglob("*.kif"))
+    unmatched = [name for name in args.only or () if not any(_named(s, args, name) for s in every)]
+    if unmatched:
+        parser.error(f"--only names no sheet under {args.directory}: {' '.join(unmatched)}")
+    sheets = [s for s in every if _chosen(s, args)]
     sheets = sheets[args.offset :: args.sample][: args.limit]
     if not sheets:
         parser.error(f"no .kif files under {args.directory}")
