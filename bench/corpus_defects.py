@@ -22,6 +22,7 @@ from corpus_runs import load
 
 from gamecheck.analysis.replay import replay_line
 from gamecheck.errors import CrossCheckFailure, GamecheckError
+from gamecheck.gdl.syntax import is_variable
 from gamecheck.models.sheet import GdlGame
 
 NEVER_WINS = "earliest_win"
@@ -87,24 +88,19 @@ def may_give(game: GdlGame, role: str, goal: int) -> bool:
     for rule in game.rules:
         if rule.head.relation == "goal" and len(rule.head.args) == 2:
             who, value = rule.head.args
-            if who in (role, *_variable(who)) and value in (str(goal), *_variable(value)):
+            if (who == role or is_variable(who)) and (value == str(goal) or is_variable(value)):
                 return True
     return False
-
-
-def _variable(term) -> tuple:
-    """(term,) if it is a GDL variable, else ()."""
-    return (term,) if isinstance(term, str) and term.startswith("?") else ()
 
 
 def section(sheet: str, found: dict[str, list | None], data: Path) -> tuple[list[str], list]:
     """The sheet's Markdown, and a row per defect: (sheet, defect, steps, confirmed)."""
     text, rows = [f"## {sheet}", ""], []
-    game = None
+    game = GdlGame.from_file(data / sheet)
+    order = ", ".join(game.roles)
     for name, line in found.items():
         if name.startswith(NEVER_WINS):
             role = name.split()[1]
-            game = game or GdlGame.from_file(data / sheet)
             why = (
                 "a goal rule could give it 100, but no reachable terminal state does (proved "
                 "by the run for every reachable state: no line of play to show)"
@@ -119,12 +115,10 @@ def section(sheet: str, found: dict[str, list | None], data: Path) -> tuple[list
             rows.append((sheet, name, "", "no line"))
             continue
         try:
-            game = game or GdlGame.from_file(data / sheet)
             what = shown(game, name, line)
             confirmed = "no" if what.startswith("not shown") else "yes"
-            order = ", ".join(game.roles)
-        except (CrossCheckFailure, GamecheckError) as error:  # an illegal action, a bad sheet
-            what, confirmed, order = f"NOT CONFIRMED by the reasoner: {error}", "no", "?"
+        except (CrossCheckFailure, GamecheckError) as error:  # an illegal action, bad goals
+            what, confirmed = f"NOT CONFIRMED by the reasoner: {error}", "no"
         text += [
             f"- **{name}** refuted: {what}. The line of play (joint actions, roles in the "
             f"order {order}):",
