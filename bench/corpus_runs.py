@@ -2,6 +2,7 @@
 
     python bench/corpus_runs.py compare BEFORE AFTER
     python bench/corpus_runs.py best RUN [RUN ...]
+    python bench/corpus_runs.py join RUN [RUN ...] --out DIR
 
 `compare` is the side-by-side reading of two runs of the same sheets: each sheet both hold
 whose answers differ, with what each run settled and its seconds, then the totals. `best`
@@ -9,7 +10,10 @@ asks, of every question of every sheet, whether any of the runs settled it: the 
 methods of those runs settle where every edge goes their way (a whole-corpus figure above
 it needs a question settled that none of them ever did), and it lists the questions no run
 settled, by kind. A run's earliest wins are one count per sheet (`k/n`): `best` takes the
-largest k of any run, which may count low where runs settled different roles.
+largest k of any run, which may count low where runs settled different roles. `join` makes
+one report of runs of disjoint sheets at the same time limit (the two halves of the corpus):
+corpus.csv, summary.json, the plots and README.md in DIR, as bench/corpus.py writes them for
+one run.
 
 Each prints its table, then one JSON line of its figures. A run is read from its
 corpus.csv, or from rows.jsonl while it is still going.
@@ -22,7 +26,14 @@ import csv
 import json
 from pathlib import Path
 
-from corpus import QUESTIONS
+from corpus import QUESTIONS, summarize, table, write_report
+
+FLAGS = ("gdl_ii", "killed", "traceback")
+"""The columns of corpus.csv that hold True or False."""
+COUNTS = ("lint_errors", "lint_warnings", "exit", "questions", "settled", "dead_rules", "fluents")
+COUNTS += ("actions", "gates", "ground_atoms", "reachable_states")
+"""The columns of corpus.csv that hold whole numbers; those named *_seconds, overrun and
+peak_mb hold decimals."""
 
 
 def load(run: Path) -> dict[str, dict]:
@@ -34,6 +45,47 @@ def load(run: Path) -> dict[str, dict]:
     else:
         rows = [json.loads(line) for line in (run / "rows.jsonl").read_text().splitlines()]
     return {row["sheet"]: row for row in rows if int(row["questions"])}
+
+
+def typed(row: dict) -> dict:
+    """A row of corpus.csv as bench/corpus.py measured it: numbers and flags as such, and
+    without the columns the sheet had no value for (written empty)."""
+    values = {}
+    for column, text in row.items():
+        if text == "":
+            continue
+        if column in FLAGS:
+            values[column] = text == "True"
+        elif column in COUNTS:
+            values[column] = int(text)
+        elif column.endswith("_seconds") or column in ("overrun", "peak_mb"):
+            values[column] = float(text)
+        else:
+            values[column] = text
+    return values
+
+
+def join(runs: list[Path], out: Path) -> None:
+    summaries = [json.loads((run / "summary.json").read_text()) for run in runs]
+    limits = {summary["time_limit"] for summary in summaries}
+    if len(limits) > 1:
+        raise SystemExit(f"the runs have different time limits: {sorted(limits)}")
+    rows: list[dict] = []
+    for run in runs:
+        with (run / "corpus.csv").open(newline="") as file:
+            rows += [typed(row) for row in csv.DictReader(file)]
+    sheets = [row["sheet"] for row in rows]
+    twice = sorted({sheet for sheet in sheets if sheets.count(sheet) > 1})
+    if twice:
+        raise SystemExit(f"the runs share sheets: {' '.join(twice)}")
+    rows.sort(key=lambda row: row["sheet"])
+    loops = [summary["python_loop_seconds"] for summary in summaries]
+    speed = (loops[0]["before"], loops[-1]["after"])
+    summary = summarize(rows, limits.pop(), speed)
+    print(table(summary))
+    print(json.dumps(summary))
+    command = "python bench/corpus_runs.py join " + " ".join(map(str, runs)) + f" --out {out}"
+    write_report(rows, summary, out, command)
 
 
 def settled(row: dict) -> dict[str, int]:
@@ -107,11 +159,16 @@ def main() -> None:
     pair.add_argument("after", type=Path)
     many = commands.add_parser("best", help="per question, settled in any of the runs")
     many.add_argument("runs", type=Path, nargs="+")
+    whole = commands.add_parser("join", help="one report of runs of disjoint sheets")
+    whole.add_argument("runs", type=Path, nargs="+")
+    whole.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     if args.command == "compare":
         compare(load(args.before), load(args.after))
-    else:
+    elif args.command == "best":
         best([load(run) for run in args.runs])
+    else:
+        join(args.runs, args.out)
 
 
 if __name__ == "__main__":
