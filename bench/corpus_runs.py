@@ -66,10 +66,16 @@ def typed(row: dict) -> dict:
 
 
 def join(runs: list[Path], out: Path) -> None:
+    """One report of the runs' rows in `out`; ValueError where they are not parts of one run
+    (a missing report, different time limits, a sheet in two of them)."""
+    finished = [run for run in runs if (run / "summary.json").exists()]
+    if finished != runs:
+        missing = " ".join(str(run) for run in runs if run not in finished)
+        raise ValueError(f"no finished bench/corpus.py report (summary.json) in {missing}")
     summaries = [json.loads((run / "summary.json").read_text()) for run in runs]
     limits = {summary["time_limit"] for summary in summaries}
     if len(limits) > 1:
-        raise SystemExit(f"the runs have different time limits: {sorted(limits)}")
+        raise ValueError(f"the runs have different time limits: {sorted(limits)}")
     rows: list[dict] = []
     for run in runs:
         with (run / "corpus.csv").open(newline="") as file:
@@ -77,7 +83,7 @@ def join(runs: list[Path], out: Path) -> None:
     sheets = [row["sheet"] for row in rows]
     twice = sorted({sheet for sheet in sheets if sheets.count(sheet) > 1})
     if twice:
-        raise SystemExit(f"the runs share sheets: {' '.join(twice)}")
+        raise ValueError(f"the runs share {len(twice)} sheets, {twice[0]} among them")
     rows.sort(key=lambda row: row["sheet"])
     loops = [summary["python_loop_seconds"] for summary in summaries]
     speed = (loops[0]["before"], loops[-1]["after"])
@@ -168,7 +174,10 @@ def main() -> None:
     elif args.command == "best":
         best([load(run) for run in args.runs])
     else:
-        join(args.runs, args.out)
+        try:
+            join(args.runs, args.out)
+        except ValueError as error:
+            parser.error(str(error))
 
 
 if __name__ == "__main__":
