@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+from collections import Counter
 from pathlib import Path
 
 from corpus import QUESTIONS, summarize, table, write_report
@@ -38,13 +39,17 @@ peak_mb hold decimals."""
 
 def load(run: Path) -> dict[str, dict]:
     """The run's rows by sheet (those of sheets with questions: not those refused)."""
+    return {row["sheet"]: row for row in measured(run) if row["questions"]}
+
+
+def measured(run: Path) -> list[dict]:
+    """The run's rows as bench/corpus.py measured them, from its corpus.csv, or from
+    rows.jsonl while it is still going."""
     table = run / "corpus.csv"
-    if table.exists():
-        with table.open(newline="") as file:
-            rows = list(csv.DictReader(file))
-    else:
-        rows = [json.loads(line) for line in (run / "rows.jsonl").read_text().splitlines()]
-    return {row["sheet"]: row for row in rows if int(row["questions"])}
+    if not table.exists():
+        return [json.loads(line) for line in (run / "rows.jsonl").read_text().splitlines()]
+    with table.open(newline="") as file:
+        return [typed(row) for row in csv.DictReader(file)]
 
 
 def typed(row: dict) -> dict:
@@ -76,12 +81,9 @@ def join(runs: list[Path], out: Path) -> None:
     limits = {summary["time_limit"] for summary in summaries}
     if len(limits) > 1:
         raise ValueError(f"the runs have different time limits: {sorted(limits)}")
-    rows: list[dict] = []
-    for run in runs:
-        with (run / "corpus.csv").open(newline="") as file:
-            rows += [typed(row) for row in csv.DictReader(file)]
-    sheets = [row["sheet"] for row in rows]
-    twice = sorted({sheet for sheet in sheets if sheets.count(sheet) > 1})
+    rows = [row for run in runs for row in measured(run)]
+    counts = Counter(row["sheet"] for row in rows)
+    twice = sorted(sheet for sheet, count in counts.items() if count > 1)
     if twice:
         raise ValueError(f"the runs share {len(twice)} sheets, {twice[0]} among them")
     rows.sort(key=lambda row: row["sheet"])
