@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -70,9 +71,9 @@ def typed(row: dict) -> dict:
     return values
 
 
-def join(runs: list[Path], out: Path) -> None:
-    """One report of the runs' rows in `out`; ValueError where they are not parts of one run
-    (a missing report, different time limits, a sheet in two of them)."""
+def join(runs: list[Path], out: Path, command: str) -> None:
+    """One report of the runs' rows in `out`, made by `command`; ValueError where they are
+    not parts of one run (a missing report, different time limits, a sheet in two of them)."""
     finished = [run for run in runs if (run / "summary.json").exists()]
     if finished != runs:
         missing = " ".join(str(run) for run in runs if run not in finished)
@@ -92,7 +93,6 @@ def join(runs: list[Path], out: Path) -> None:
     summary = summarize(rows, limits.pop(), speed)
     print(table(summary))
     print(json.dumps(summary))
-    command = "python bench/corpus_runs.py join " + " ".join(map(str, runs)) + f" --out {out}"
     write_report(rows, summary, out, command)
 
 
@@ -177,7 +177,7 @@ def main() -> None:
         best([load(run) for run in args.runs])
     else:
         try:
-            join(args.runs, args.out)
+            join(args.runs, args.out, "python " + " ".join(sys.argv))
         except ValueError as error:
             parser.error(str(error))
 
